@@ -1,0 +1,1 @@
+"""King Me Discord bot."""

@@ -1,0 +1,296 @@
+"""The emulated Discord world as plain data: users, guilds, channels, messages, commands, interactions.
+
+Nothing here knows about HTTP or websockets. The REST routes, the gateway and the Python API all change the
+world through :class:`EmulatorState`, which tells its observers (the gateway, a sandbox page, tests) about each
+change through :meth:`EmulatorState.subscribe`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+_log = logging.getLogger(__name__)
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+HAS_THREAD = 1 << 5
+TEXT_CHANNEL = 0
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})
+
+EventKind = Literal["message_create", "message_update", "message_delete", "thread_create", "thread_update"]
+JSON = dict[str, Any]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class SnowflakeGenerator:
+    """Discord-style ids: milliseconds since the Discord epoch, shifted left 22 bits, plus a counter."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count()
+        self._last = 0
+
+    def __call__(self) -> int:
+        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        value = max(stamp | (next(self._counter) & 0xFFF), self._last + 1)
+        self._last = value
+        return value
+
+
+@dataclass(eq=False)
+class User:
+    """A Discord account; ``bot`` marks bot accounts (the emulated application's own user is one)."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel, or a thread when ``parent_id`` is set."""
+
+    id: int
+    guild_id: int
+    name: str
+    type: int = TEXT_CHANNEL
+    position: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    created_at: datetime = field(default_factory=utcnow)
+    member_ids: set[int] = field(default_factory=set)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    member_ids: list[int] = field(default_factory=list)
+    joined_at: datetime = field(default_factory=utcnow)
+
+
+@dataclass(eq=False)
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str = "application/octet-stream"
+    description: str | None = None
+
+
+@dataclass(eq=False)
+class Message:
+    """A message as the emulator holds it; :mod:`._payloads` turns it into Discord JSON.
+
+    ``visible_to`` is the only user who sees an ephemeral message. ``interaction_metadata`` is the raw
+    Discord object linking a response to the interaction that caused it.
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: User
+    content: str = ""
+    embeds: list[JSON] = field(default_factory=list)
+    components: list[JSON] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    visible_to: int | None = None
+    interaction_metadata: JSON | None = None
+    message_reference: JSON | None = None
+    webhook_id: int | None = None
+    thread_id: int | None = None
+    created_at: datetime = field(default_factory=utcnow)
+    edited_at: datetime | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while the message is the "thinking..." placeholder of a deferred interaction."""
+        return bool(self.flags & LOADING)
+
+    def visible_for(self, user_id: int | None) -> bool:
+        return not self.ephemeral or (user_id is not None and self.visible_to == user_id)
+
+    def iter_components(self) -> Iterator[JSON]:
+        """Every component at any depth (action rows, their children, v2 containers and accessories)."""
+        stack = list(reversed(self.components))
+        while stack:
+            component = stack.pop()
+            yield component
+            children = list(component.get("components", []))
+            if "accessory" in component:
+                children.append(component["accessory"])
+            stack.extend(reversed(children))
+
+
+@dataclass(eq=False)
+class RegisteredCommand:
+    """An application command as the bot synced it; ``payload`` is what the bot sent, ids added."""
+
+    id: int
+    application_id: int
+    name: str
+    type: int
+    guild_id: int | None
+    payload: JSON
+    version: int = 1
+
+    @property
+    def options(self) -> list[JSON]:
+        return list(self.payload.get("options") or [])
+
+
+@dataclass(eq=False)
+class InteractionRecord:
+    """One interaction sent to the bot, and what the bot did with it.
+
+    ``latency`` is the time from dispatch to the first callback, the figure Discord holds to 3 seconds.
+    ``settled`` is set once the bot has produced its real answer: a message, an update, choices or a modal,
+    or, after a deferral, the first follow-up or edit.
+    """
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel_id: int
+    name: str
+    message_id: int | None = None
+    dispatched_at: float = 0.0
+    responded_at: float | None = None
+    response_type: int | None = None
+    original_message_id: int | None = None
+    message_ids: list[int] = field(default_factory=list)
+    choices: list[JSON] | None = None
+    modal: JSON | None = None
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def answered(self) -> bool:
+        return self.response_type is not None
+
+    @property
+    def latency(self) -> float | None:
+        return None if self.responded_at is None else self.responded_at - self.dispatched_at
+
+    def add_message(self, message_id: int) -> None:
+        if message_id not in self.message_ids:
+            self.message_ids.append(message_id)
+
+
+@dataclass(frozen=True)
+class EmulatorEvent:
+    """A change to the world; ``message`` or ``channel`` is the live object that changed."""
+
+    kind: EventKind
+    message: Message | None = None
+    channel: Channel | None = None
+
+
+Hook = Callable[[EmulatorEvent], None]
+
+
+class EmulatorState:
+    """All emulated objects, keyed by id, plus the observers of their changes."""
+
+    def __init__(self) -> None:
+        self.snowflake = SnowflakeGenerator()
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.commands: dict[int, RegisteredCommand] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._hooks: list[Hook] = []
+
+    # observers
+    def subscribe(self, hook: Hook) -> Callable[[], None]:
+        """Call ``hook`` on every change; returns a function that unsubscribes it."""
+        self._hooks.append(hook)
+        return lambda: self._hooks.remove(hook) if hook in self._hooks else None
+
+    def emit(self, kind: EventKind, *, message: Message | None = None, channel: Channel | None = None) -> None:
+        event = EmulatorEvent(kind, message=message, channel=channel)
+        for hook in list(self._hooks):
+            try:
+                hook(event)
+            except Exception:
+                _log.exception("emulator observer %r failed on %s", hook, kind)
+
+    # creation
+    def add_user(self, name: str, *, bot: bool = False) -> User:
+        user = User(self.snowflake(), name, bot)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, owner: User) -> Guild:
+        guild = Guild(self.snowflake(), name, owner.id, [owner.id])
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_channel(self, guild: Guild, name: str) -> Channel:
+        position = sum(1 for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
+        channel = Channel(self.snowflake(), guild.id, name, position=position)
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_thread(self, parent: Channel, name: str, owner: User, *, type: int = PUBLIC_THREAD,
+                   thread_id: int | None = None, auto_archive_duration: int = 1440) -> Channel:
+        thread = Channel(thread_id or self.snowflake(), parent.guild_id, name, type=type, parent_id=parent.id,
+                         owner_id=owner.id, auto_archive_duration=auto_archive_duration, member_ids={owner.id})
+        self.channels[thread.id] = thread
+        self.emit("thread_create", channel=thread)
+        return thread
+
+    def add_message(self, message: Message) -> Message:
+        self.messages[message.id] = message
+        self.emit("message_create", message=message)
+        return message
+
+    def message_changed(self, message: Message, *, edited: bool = True) -> None:
+        if edited:
+            message.edited_at = utcnow()
+        self.emit("message_update", message=message)
+
+    def delete_message(self, message: Message) -> None:
+        self.messages.pop(message.id, None)
+        self.emit("message_delete", message=message)
+
+    # queries
+    def channel_messages(self, channel_id: int, *, visible_to: int | None = None) -> list[Message]:
+        return [m for m in self.messages.values() if m.channel_id == channel_id and m.visible_for(visible_to)]
+
+    def threads_of(self, channel_id: int | None = None) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread and channel_id in (None, c.parent_id)]
+
+    def guild_members(self, guild: Guild) -> list[User]:
+        return [self.users[uid] for uid in guild.member_ids if uid in self.users]

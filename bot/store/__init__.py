@@ -1,0 +1,1 @@
+"""Persistence layer of the bot (Redis)."""

@@ -543,7 +543,7 @@ class EmbeddedRedis:
             info = self._command("INFO", "server", timeout=0.5)
         except OSError:
             return False
-        return True
+        return f"process_id:{pid}\r\n".encode() in info
 
     def _connect(self, timeout: float) -> socket.socket:
         """Open a raw connection to the server's address."""

@@ -16,6 +16,7 @@ from core.errors import (
 )
 from core.move import PASS, Move
 from core.outcome import Color, Outcome, Termination
+from core.pdn import PdnGame, game_to_pdn, read_pdn
 from core.perft import divide, perft
 from core.variants import AMERICAN, CAPTURE_ALL, MINI, VARIANTS, BlockedRule, Variant, get_variant
 
@@ -36,12 +37,15 @@ __all__ = [
     "InvalidSquareError",
     "Move",
     "Outcome",
+    "PdnGame",
     "Piece",
     "RulesError",
     "Termination",
     "UnknownVariantError",
     "Variant",
     "divide",
+    "game_to_pdn",
     "get_variant",
     "perft",
+    "read_pdn",
 ]

@@ -1,0 +1,145 @@
+"""``kingme arena`` and ``kingme bestmove``: the AI levels from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from tqdm import tqdm
+
+from ai.api import GameInput, Limits, choose_move, get_level
+from ai.arena import MAX_PLIES, MatchGame, run_match
+from ai.ballots import openings
+from bot.cli import CommandError
+from bot.cli.engine import board_from_args
+from core import get_variant
+
+
+def _default_jobs() -> int:
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "arena",
+        help="play a match between two AI levels from opening ballots and estimate the Elo difference",
+        description="Levels A and B play pairs of games from the same ballot with the colours swapped (American and "
+        "capture-all: the ACF 156-opening 3-move deck; mini: every 2-ply opening). A game still going after "
+        "--max-plies plies is scored a draw. Results are from A's side.",
+    )
+    p.add_argument("a", metavar="A", help="level A, e.g. easy (the results are from its side)")
+    p.add_argument("b", metavar="B", help="level B")
+    p.add_argument("--games", type=int, default=20, help="number of games, even (default 20)")
+    p.add_argument("--time", type=float, help="seconds per move (default: each level's own limit)")
+    p.add_argument("--depth", type=int, help="search depth in plies (default: each level's own)")
+    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: half the CPUs)")
+    p.add_argument("--pdn", metavar="FILE", help="write every game to FILE as PDN")
+    p.add_argument("--seed", type=int, default=0, help="shuffles the ballots and seeds the levels (default 0)")
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=MAX_PLIES,
+        help=f"adjudicate a draw after this many plies (default {MAX_PLIES})",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=_arena)
+
+    p = subparsers.add_parser("bestmove", help="print the move an AI level chooses in a position")
+    p.add_argument("fen", help="position, e.g. B:W21,22:B1,2 (or 'start')")
+    p.add_argument("--level", required=True, help="AI level, e.g. easy")
+    p.add_argument("--time", type=float, help="seconds to think (default: the level's own limit)")
+    p.add_argument("--depth", type=int, help="search depth in plies (default: the level's own)")
+    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    p.add_argument("--seed", type=int, default=0, help="seed of the level's random choices (default 0)")
+    p.set_defaults(handler=_bestmove)
+
+
+def _limits(args: argparse.Namespace) -> Limits | None:
+    if args.time is not None and not args.time > 0:
+        raise CommandError("--time must be a number of seconds above 0")
+    if args.depth is not None and args.depth < 1:
+        raise CommandError("--depth must be 1 or more")
+    if args.time is None and args.depth is None:
+        return None
+    return Limits(time=args.time, depth=args.depth)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    if args.games < 2 or args.games % 2:
+        raise CommandError(f"--games must be an even number of 2 or more (games come in pairs), not {args.games}")
+    if args.jobs < 1:
+        raise CommandError("--jobs must be 1 or more")
+    if args.max_plies < 1:
+        raise CommandError("--max-plies must be 1 or more")
+    limits = _limits(args)
+    variant = get_variant(args.variant).name
+    a, b = get_level(args.a).name, get_level(args.b).name
+    pdn_file = None
+    if args.pdn:
+        try:
+            pdn_file = open(args.pdn, "w", encoding="utf-8")  # noqa: SIM115 (opened now, so a bad path fails first)
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.pdn}: {exc.strerror}") from None
+    try:
+        deck = len(openings(variant))
+        per_move = "each level's own limits" if limits is None else _describe_limits(limits)
+        print(f"{a} vs {b}: {args.games} games of {variant}, {per_move}, ballots from a deck of {deck}")
+        score = {"W": 0, "D": 0, "L": 0}
+        with tqdm(total=args.games, desc="arena", unit="game", file=sys.stderr, disable=args.quiet) as bar:
+
+            def on_game(game: MatchGame) -> None:
+                score["W" if game.a_score == 1 else "D" if game.a_score == 0.5 else "L"] += 1
+                bar.set_postfix_str(f"W/D/L {score['W']}/{score['D']}/{score['L']}", refresh=False)
+                bar.update(1)
+
+            try:
+                result = run_match(
+                    a,
+                    b,
+                    args.games,
+                    limits,
+                    variant,
+                    jobs=args.jobs,
+                    seed=args.seed,
+                    on_game=on_game,
+                    max_plies=args.max_plies,
+                )
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+        n = len(result.games)
+        print(f"W/D/L: {result.wins}/{result.draws}/{result.losses} ({a} against {b})")
+        print(f"Score: {100 * result.score:.1f}% ({result.points:g}/{n})")
+        print(f"Elo difference: {result.elo().describe()}")
+        ends = ", ".join(f"{why} {count}" for why, count in result.terminations().most_common())
+        print(f"Endings: {ends}")
+        if pdn_file is not None:
+            pdn_file.write(result.pdn())
+            print(f"PDN: {n} games written to {args.pdn}")
+    finally:
+        if pdn_file is not None:
+            pdn_file.close()
+    return 0
+
+
+def _describe_limits(limits: Limits) -> str:
+    parts = []
+    if limits.time is not None:
+        parts.append(f"{limits.time:g} s a move")
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    return ", ".join(parts)
+
+
+def _bestmove(args: argparse.Namespace) -> int:
+    limits = _limits(args)
+    board = board_from_args(args.fen, args.variant)
+    level = get_level(args.level).name
+    outcome = board.outcome()
+    if outcome is not None:
+        raise CommandError(f"the game is over in that position ({outcome.describe()})")
+    result = choose_move(level, GameInput.from_board(board), limits, seed=args.seed)
+    print(result.move)
+    return 0

@@ -1,0 +1,81 @@
+"""``kingme bestmove`` and ``kingme arena``, run in-process through ``bot.cli.main``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from core import Board
+from core.pdn import read_pdn
+
+
+@pytest.mark.parametrize(
+    ("fen", "variant"),
+    [
+        ("start", "american"),
+        ("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,15", "american"),
+        ("B:WK10,18,24,27,28:B12,16,20,K22,K25,K29", "american"),
+        ("start", "mini"),
+        ("start", "capture-all"),
+    ],
+)
+def test_bestmove_prints_a_legal_move(fen: str, variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", fen, "--level", "easy", "--variant", variant]) == 0
+    out = capsys.readouterr().out
+    board = Board(None if fen == "start" else fen, variant)
+    assert out.strip() in {m.text() for m in board.legal_moves}
+    assert out.count("\n") == 1
+
+
+def test_bestmove_takes_the_only_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
+    # Black's man on 15 must take the White man on 18 (15x22): the only legal move.
+    fen = "B:W18,30:B15"
+    assert [m.text() for m in Board(fen).legal_moves] == ["15x22"]
+    assert main(["bestmove", fen, "--level", "easy", "--time", "0.5"]) == 0
+    assert capsys.readouterr().out == "15x22\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bestmove", "not a fen", "--level", "easy"], "is not a FEN"),
+        (["bestmove", "start", "--level", "grandmaster-9000"], "unknown AI level"),
+        (["bestmove", "start", "--level", "easy", "--variant", "chess"], "unknown variant"),
+        (["bestmove", "W:W:B1,2", "--level", "easy"], "game is over"),
+        (["bestmove", "W:W5:B1", "--level", "easy"], "game is over"),  # White is blocked
+        (["bestmove", "start", "--level", "easy", "--time", "-1"], "--time"),
+        (["arena", "easy", "nobody", "--games", "2"], "unknown AI level"),
+        (["arena", "easy", "easy", "--games", "3"], "even"),
+        (["arena", "easy", "easy", "--games", "2", "--variant", "go"], "unknown variant"),
+        (["arena", "easy", "easy", "--games", "2", "--jobs", "0"], "--jobs"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("kingme: ")
+    assert message in err
+
+
+def test_missing_level_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bestmove", "start"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_arena_prints_the_match_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pdn = tmp_path / "games.pdn"
+    assert main(["arena", "easy", "easy", "--games", "2", "--jobs", "1", "--pdn", str(pdn)]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    wdl = next(line for line in lines if line.startswith("W/D/L: "))
+    w, d, l = (int(n) for n in wdl.split()[1].split("/"))
+    assert w + d + l == 2
+    assert any(line.startswith("Score: ") and "%" in line for line in lines)
+    assert any(line.startswith("Elo difference: ") and "±" in line for line in lines)
+    assert "2/2" in err  # the progress bar, on stderr
+    assert len(read_pdn(pdn.read_text())) == 2

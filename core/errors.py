@@ -38,6 +38,10 @@ class AmbiguousMoveError(IllegalMoveError):
         super().__init__(message)
         self.candidates = candidates
 
+    def __reduce__(self) -> tuple[type[AmbiguousMoveError], tuple[str, tuple[str, ...]]]:
+        """Pickle with the candidates, so the error crosses process boundaries unchanged."""
+        return (type(self), (str(self), self.candidates))
+
 
 class InvalidPdnError(RulesError):
     """A PDN game that cannot be read."""

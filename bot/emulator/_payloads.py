@@ -36,13 +36,31 @@ class PayloadBuilder:
         self.base_url = base_url
 
     def user(self, user: User) -> JSON:
-        return {"id": str(user.id), "username": user.name, "global_name": user.name, "discriminator": "0",
-                "avatar": None, "bot": user.bot, "public_flags": 0, "flags": 0}
+        return {
+            "id": str(user.id),
+            "username": user.name,
+            "global_name": user.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": user.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
 
-    def member(self, user: User, guild: Guild, *, with_user: bool = True, permissions: int | None = None) -> JSON:
-        data: JSON = {"roles": [], "joined_at": timestamp(guild.joined_at), "nick": None, "avatar": None,
-                      "deaf": False, "mute": False, "flags": 0, "pending": False,
-                      "communication_disabled_until": None}
+    def member(
+        self, user: User, guild: Guild, *, with_user: bool = True, permissions: int | None = None
+    ) -> JSON:
+        data: JSON = {
+            "roles": [],
+            "joined_at": timestamp(guild.joined_at),
+            "nick": None,
+            "avatar": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
         if with_user:
             data["user"] = self.user(user)
         if permissions is not None:
@@ -51,63 +69,127 @@ class PayloadBuilder:
 
     def channel(self, channel: Channel, *, permissions: int | None = None) -> JSON:
         messages = self.state.channel_messages(channel.id)
-        data: JSON = {"id": str(channel.id), "type": channel.type, "guild_id": str(channel.guild_id),
-                      "name": channel.name, "position": channel.position, "permission_overwrites": [],
-                      "nsfw": False, "rate_limit_per_user": 0, "topic": None, "flags": 0,
-                      "parent_id": None if channel.parent_id is None else str(channel.parent_id),
-                      "last_message_id": str(messages[-1].id) if messages else None}
+        data: JSON = {
+            "id": str(channel.id),
+            "type": channel.type,
+            "guild_id": str(channel.guild_id),
+            "name": channel.name,
+            "position": channel.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "topic": None,
+            "flags": 0,
+            "parent_id": None if channel.parent_id is None else str(channel.parent_id),
+            "last_message_id": str(messages[-1].id) if messages else None,
+        }
         if channel.is_thread:
             archive_at = channel.created_at + timedelta(minutes=channel.auto_archive_duration)
-            data |= {"owner_id": str(channel.owner_id), "message_count": len(messages),
-                     "total_message_sent": len(messages), "member_count": len(channel.member_ids),
-                     "thread_metadata": {"archived": channel.archived, "locked": channel.locked,
-                                         "auto_archive_duration": channel.auto_archive_duration,
-                                         "archive_timestamp": timestamp(archive_at),
-                                         "create_timestamp": timestamp(channel.created_at),
-                                         "invitable": True}}
+            data |= {
+                "owner_id": str(channel.owner_id),
+                "message_count": len(messages),
+                "total_message_sent": len(messages),
+                "member_count": len(channel.member_ids),
+                "thread_metadata": {
+                    "archived": channel.archived,
+                    "locked": channel.locked,
+                    "auto_archive_duration": channel.auto_archive_duration,
+                    "archive_timestamp": timestamp(archive_at),
+                    "create_timestamp": timestamp(channel.created_at),
+                    "invitable": True,
+                },
+            }
         if permissions is not None:
             data["permissions"] = str(permissions)
         return data
 
     def everyone_role(self, guild: Guild) -> JSON:
-        return {"id": str(guild.id), "name": "@everyone", "permissions": str(MEMBER_PERMISSIONS), "position": 0,
-                "color": 0, "colors": {"primary_color": 0}, "hoist": False, "managed": False,
-                "mentionable": False, "flags": 0}
+        return {
+            "id": str(guild.id),
+            "name": "@everyone",
+            "permissions": str(MEMBER_PERMISSIONS),
+            "position": 0,
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
 
     def guild(self, guild: Guild) -> JSON:
         """The full GUILD_CREATE object: channels, active threads, the @everyone role and all members."""
         channels = [c for c in self.state.channels.values() if c.guild_id == guild.id]
         members = self.state.guild_members(guild)
-        return {"id": str(guild.id), "name": guild.name, "owner_id": str(guild.owner_id), "icon": None,
-                "unavailable": False, "large": False, "member_count": len(members),
-                "joined_at": timestamp(guild.joined_at), "features": [], "emojis": [], "stickers": [],
-                "roles": [self.everyone_role(guild)], "preferred_locale": "en-US", "premium_tier": 0,
-                "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-                "mfa_level": 0, "nsfw_level": 0, "system_channel_flags": 0, "voice_states": [],
-                "presences": [], "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
-                "channels": [self.channel(c) for c in channels if not c.is_thread],
-                "threads": [self.channel(c) for c in channels if c.is_thread and not c.archived],
-                "members": [self.member(u, guild) for u in members]}
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "owner_id": str(guild.owner_id),
+            "icon": None,
+            "unavailable": False,
+            "large": False,
+            "member_count": len(members),
+            "joined_at": timestamp(guild.joined_at),
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [self.everyone_role(guild)],
+            "preferred_locale": "en-US",
+            "premium_tier": 0,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "system_channel_flags": 0,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "channels": [self.channel(c) for c in channels if not c.is_thread],
+            "threads": [self.channel(c) for c in channels if c.is_thread and not c.archived],
+            "members": [self.member(u, guild) for u in members],
+        }
 
     def attachment_url(self, message: Message, index: int) -> str:
         attachment = message.attachments[index]
         return f"{self.base_url}/attachments/{message.channel_id}/{attachment.id}/{attachment.filename}"
 
     def message(self, message: Message) -> JSON:
-        mentioned = [self.state.users[int(uid)] for uid in _MENTION.findall(message.content)
-                     if int(uid) in self.state.users]
+        mentioned = [
+            self.state.users[int(uid)]
+            for uid in _MENTION.findall(message.content)
+            if int(uid) in self.state.users
+        ]
         data: JSON = {
-            "id": str(message.id), "channel_id": str(message.channel_id), "author": self.user(message.author),
-            "content": message.content, "embeds": message.embeds, "components": message.components,
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "author": self.user(message.author),
+            "content": message.content,
+            "embeds": message.embeds,
+            "components": message.components,
             "attachments": [
-                {"id": str(a.id), "filename": a.filename, "size": len(a.data), "content_type": a.content_type,
-                 "description": a.description, "url": self.attachment_url(message, i),
-                 "proxy_url": self.attachment_url(message, i)}
+                {
+                    "id": str(a.id),
+                    "filename": a.filename,
+                    "size": len(a.data),
+                    "content_type": a.content_type,
+                    "description": a.description,
+                    "url": self.attachment_url(message, i),
+                    "proxy_url": self.attachment_url(message, i),
+                }
                 for i, a in enumerate(message.attachments)
             ],
-            "flags": message.flags, "type": message.type, "timestamp": timestamp(message.created_at),
-            "edited_timestamp": timestamp(message.edited_at), "tts": False, "pinned": False,
-            "mention_everyone": False, "mentions": [self.user(u) for u in mentioned], "mention_roles": [],
+            "flags": message.flags,
+            "type": message.type,
+            "timestamp": timestamp(message.created_at),
+            "edited_timestamp": timestamp(message.edited_at),
+            "tts": False,
+            "pinned": False,
+            "mention_everyone": False,
+            "mentions": [self.user(u) for u in mentioned],
+            "mention_roles": [],
         }
         if message.guild_id is not None:
             data["guild_id"] = str(message.guild_id)

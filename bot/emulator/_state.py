@@ -1,8 +1,8 @@
 """The emulated Discord world as plain data: users, guilds, channels, messages, commands, interactions.
 
-Nothing here knows about HTTP or websockets. The REST routes, the gateway and the Python API all change the
-world through :class:`EmulatorState`, which tells its observers (the gateway, a sandbox page, tests) about each
-change through :meth:`EmulatorState.subscribe`.
+Nothing here knows about HTTP or websockets. The REST routes, the gateway and the Python API all change
+the world through :class:`EmulatorState`, which tells its observers (the gateway, a sandbox page, tests)
+about each change through :meth:`EmulatorState.subscribe`.
 """
 
 from __future__ import annotations
@@ -238,7 +238,9 @@ class EmulatorState:
         self._hooks.append(hook)
         return lambda: self._hooks.remove(hook) if hook in self._hooks else None
 
-    def emit(self, kind: EventKind, *, message: Message | None = None, channel: Channel | None = None) -> None:
+    def emit(
+        self, kind: EventKind, *, message: Message | None = None, channel: Channel | None = None
+    ) -> None:
         event = EmulatorEvent(kind, message=message, channel=channel)
         for hook in list(self._hooks):
             try:
@@ -263,10 +265,26 @@ class EmulatorState:
         self.channels[channel.id] = channel
         return channel
 
-    def add_thread(self, parent: Channel, name: str, owner: User, *, type: int = PUBLIC_THREAD,
-                   thread_id: int | None = None, auto_archive_duration: int = 1440) -> Channel:
-        thread = Channel(thread_id or self.snowflake(), parent.guild_id, name, type=type, parent_id=parent.id,
-                         owner_id=owner.id, auto_archive_duration=auto_archive_duration, member_ids={owner.id})
+    def add_thread(
+        self,
+        parent: Channel,
+        name: str,
+        owner: User,
+        *,
+        type: int = PUBLIC_THREAD,
+        thread_id: int | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> Channel:
+        thread = Channel(
+            thread_id or self.snowflake(),
+            parent.guild_id,
+            name,
+            type=type,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            auto_archive_duration=auto_archive_duration,
+            member_ids={owner.id},
+        )
         self.channels[thread.id] = thread
         self.emit("thread_create", channel=thread)
         return thread

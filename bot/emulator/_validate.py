@@ -16,8 +16,9 @@ _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 _SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 
 
-def message_problems(content: str, embeds: list[JSON], components: list[JSON], flags: int,
-                     attachment_count: int) -> list[str]:
+def message_problems(
+    content: str, embeds: list[JSON], components: list[JSON], flags: int, attachment_count: int
+) -> list[str]:
     problems: list[str] = []
     if len(content) > 2000:
         problems.append(f"content: {len(content)} characters, at most 2000")
@@ -32,15 +33,19 @@ def message_problems(content: str, embeds: list[JSON], components: list[JSON], f
     custom_ids = [c["custom_id"] for c in _walk(components) if "custom_id" in c]
     if len(custom_ids) != len(set(custom_ids)):
         problems.append("components: custom_id values must be unique within a message")
-    problems += [f"components: custom_id {cid!r} is longer than 100 characters" for cid in custom_ids
-                 if len(cid) > 100]
+    problems += [
+        f"components: custom_id {cid!r} is longer than 100 characters" for cid in custom_ids if len(cid) > 100
+    ]
     return problems
 
 
 def _embed_problems(embed: JSON) -> list[str]:
     limits = {"title": 256, "description": 4096}
-    problems = [f"{key}: at most {limit} characters" for key, limit in limits.items()
-                if len(embed.get(key) or "") > limit]
+    problems = [
+        f"{key}: at most {limit} characters"
+        for key, limit in limits.items()
+        if len(embed.get(key) or "") > limit
+    ]
     fields = embed.get("fields") or []
     if len(fields) > 25:
         problems.append("fields: at most 25")
@@ -49,7 +54,9 @@ def _embed_problems(embed: JSON) -> list[str]:
             problems.append(f"fields: field {field.get('name')!r} is too long")
     total = sum(len(embed.get(k) or "") for k in ("title", "description"))
     total += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
-    total += len((embed.get("footer") or {}).get("text") or "") + len((embed.get("author") or {}).get("name") or "")
+    total += len((embed.get("footer") or {}).get("text") or "") + len(
+        (embed.get("author") or {}).get("name") or ""
+    )
     if total > 6000:
         problems.append(f"embed text totals {total} characters, at most 6000")
     return problems
@@ -69,7 +76,9 @@ def _action_row_problems(rows: list[JSON]) -> list[str]:
             problems.append(f"components.{r}: a select menu must be alone in its action row")
         for child in children:
             if len(child.get("label") or "") > 80:
-                problems.append(f"components.{r}: button label {child['label']!r} is longer than 80 characters")
+                problems.append(
+                    f"components.{r}: button label {child['label']!r} is longer than 80 characters"
+                )
             if len(child.get("options") or []) > 25:
                 problems.append(f"components.{r}: a select menu has at most 25 options")
     return problems
@@ -118,5 +127,8 @@ def _option_problems(items: list[JSON]) -> list[str]:
 
 def choice_problems(choices: list[JSON]) -> list[str]:
     problems = [] if len(choices) <= 25 else [f"choices: {len(choices)}, at most 25"]
-    return problems + [f"choice name {c.get('name')!r} must be 1-100 characters" for c in choices
-                       if not 1 <= len(str(c.get("name", ""))) <= 100]
+    return problems + [
+        f"choice name {c.get('name')!r} must be 1-100 characters"
+        for c in choices
+        if not 1 <= len(str(c.get("name", ""))) <= 100
+    ]

@@ -1,1 +1,4 @@
 """Persistence layer of the bot (Redis)."""
+
+from bot.store._redis_store import NAMESPACE as NAMESPACE
+from bot.store._redis_store import RedisGameStore as RedisGameStore

@@ -1,0 +1,268 @@
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME, and dispatch.
+
+Frames are plain JSON text; discord.py asks for zlib-stream compression but only inflates binary frames.
+Every dispatch goes through a session's outbox in order, and is kept in a backlog so a client that
+reconnects with RESUME receives what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from aiohttp import WSMsgType, web
+
+from ._payloads import PayloadBuilder
+from ._state import JSON, EmulatorEvent, EmulatorState, Message, User
+
+_log = logging.getLogger(__name__)
+
+# gateway opcodes
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
+REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+GUILDS_INTENT, GUILD_MESSAGES_INTENT, MESSAGE_CONTENT_INTENT = 1 << 0, 1 << 9, 1 << 15
+_BACKLOG = 1000
+RESUME_WINDOW = 30.0  # seconds a dropped session stays resumable
+
+
+class _Connection:
+    """One websocket; frames are queued and written by a single task so they keep their order."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, frame: JSON) -> None:
+        self._outbox.put_nowait(json.dumps(frame))
+
+    async def _write(self) -> None:
+        while (text := await self._outbox.get()) is not None and not self.ws.closed:
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def close(self, code: int = 1000) -> None:
+        """Write what is queued (for at most a second), then close."""
+        self._outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
+        self._writer.cancel()
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=code)
+
+
+@dataclass(eq=False)
+class _Session:
+    id: str
+    intents: int
+    shard: tuple[int, int] | None
+    conn: _Connection | None = None
+    disconnected_at: float = 0.0
+    seq: int = 0
+    backlog: deque[JSON] = field(default_factory=lambda: deque(maxlen=_BACKLOG))
+
+    def push(self, event: str, data: JSON) -> None:
+        self.seq += 1
+        frame = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.backlog.append(frame)
+        if self.conn is not None:
+            self.conn.send(frame)
+
+
+class Gateway:
+    """Serves ``/gateway/`` for the bot account whose token is ``token``."""
+
+    def __init__(
+        self,
+        state: EmulatorState,
+        payloads: PayloadBuilder,
+        *,
+        token: str,
+        bot_user: User,
+        heartbeat_interval: float = 41.25,
+    ) -> None:
+        self.state = state
+        self.payloads = payloads
+        self.bot_user = bot_user
+        self.url = ""  # ws://host:port/gateway/, set when the server listens
+        self._token = token
+        self._heartbeat_ms = int(heartbeat_interval * 1000)
+        self._sessions: dict[str, _Session] = {}
+        self._connections: set[_Connection] = set()
+        self.identifies = 0
+        self.resumes = 0
+
+    @property
+    def connected(self) -> bool:
+        """True while some client holds a live, identified connection."""
+        return any(s.conn is not None for s in self._sessions.values())
+
+    @property
+    def reachable(self) -> bool:
+        """True when events can reach a client: live, or resumable after a dropped connection."""
+        self._prune()
+        return bool(self._sessions)
+
+    def _prune(self) -> None:
+        now = time.monotonic()
+        for session in list(self._sessions.values()):
+            if session.conn is None and now - session.disconnected_at > RESUME_WINDOW:
+                del self._sessions[session.id]
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = _Connection(ws)
+        self._connections.add(conn)
+        conn.send({"op": HELLO, "d": {"heartbeat_interval": self._heartbeat_ms}})
+        session: _Session | None = None
+        try:
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, data = frame.get("op"), frame.get("d")
+                if op == HEARTBEAT:
+                    conn.send({"op": HEARTBEAT_ACK})
+                elif op == IDENTIFY:
+                    session = await self._identify(conn, data)
+                elif op == RESUME:
+                    session = self._resume(conn, data)
+                elif op == REQUEST_MEMBERS:
+                    self._send_members(session, data)
+        finally:
+            self._connections.discard(conn)
+            await conn.close()
+            if session is not None and session.conn is conn:
+                # discord.py's close() races its reader and sends 4000, so any close leaves the session
+                # resumable; it ends when the window passes or the client identifies afresh
+                session.conn, session.disconnected_at = None, time.monotonic()
+        return ws
+
+    async def _identify(self, conn: _Connection, data: JSON) -> _Session | None:
+        if data.get("token") != self._token:
+            await conn.close(code=4004)
+            return None
+        self.identifies += 1
+        shard = (int(data["shard"][0]), int(data["shard"][1])) if "shard" in data else None
+        for stale in [s for s in self._sessions.values() if s.conn is None and s.shard == shard]:
+            del self._sessions[stale.id]
+        session = _Session(secrets.token_hex(16), int(data.get("intents", 0)), shard, conn)
+        self._sessions[session.id] = session
+        ready: JSON = {
+            "v": 10,
+            "user": self.payloads.user(self.bot_user) | {"verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.state.guilds],
+            "session_id": session.id,
+            "resume_gateway_url": self.url,
+            "session_type": "normal",
+            "application": {"id": str(self.bot_user.id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": [],
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        session.push("READY", ready)
+        for guild in self.state.guilds.values():
+            session.push("GUILD_CREATE", self.payloads.guild(guild))
+        return session
+
+    def _resume(self, conn: _Connection, data: JSON) -> _Session | None:
+        session = self._sessions.get(data.get("session_id", ""))
+        if session is None or data.get("token") != self._token:
+            conn.send({"op": INVALID_SESSION, "d": False})
+            return None
+        self.resumes += 1
+        if session.conn is not None and session.conn is not conn:
+            asyncio.create_task(session.conn.close(code=4000))  # noqa: RUF006 - fire and forget
+        session.conn = conn
+        last_seen = data.get("seq") or 0
+        for frame in session.backlog:
+            if frame["s"] > last_seen:
+                conn.send(frame)
+        session.push("RESUMED", {})
+        return session
+
+    def _send_members(self, session: _Session | None, data: JSON) -> None:
+        if session is None:
+            return
+        requested = data.get("guild_id")
+        for guild_id in requested if isinstance(requested, list) else [requested]:
+            guild = self.state.guilds.get(int(guild_id or 0))
+            if guild is not None:
+                members = [self.payloads.member(u, guild) for u in self.state.guild_members(guild)]
+                session.push(
+                    "GUILD_MEMBERS_CHUNK",
+                    {
+                        "guild_id": str(guild.id),
+                        "members": members,
+                        "chunk_index": 0,
+                        "chunk_count": 1,
+                        "nonce": data.get("nonce"),
+                    },
+                )
+
+    def dispatch(self, event: str, data: JSON, *, intent: int = 0) -> int:
+        """Send an event to every session that asked for ``intent`` (0: always); returns how many."""
+        self._prune()
+        sessions = [s for s in self._sessions.values() if not intent or s.intents & intent]
+        for session in sessions:
+            session.push(event, data)
+        return len(sessions)
+
+    def on_state_event(self, event: EmulatorEvent) -> None:
+        """The observer that tells the bot what changed: messages, thread creation and updates."""
+        if event.message is not None and not event.message.ephemeral and event.message.guild_id is not None:
+            message = event.message
+            if event.kind == "message_delete":
+                data = {
+                    "id": str(message.id),
+                    "channel_id": str(message.channel_id),
+                    "guild_id": str(message.guild_id),
+                }
+                self.dispatch("MESSAGE_DELETE", data, intent=GUILD_MESSAGES_INTENT)
+                return
+            name = "MESSAGE_CREATE" if event.kind == "message_create" else "MESSAGE_UPDATE"
+            full = self.payloads.message(message)
+            for session in self._sessions.values():
+                if session.intents & GUILD_MESSAGES_INTENT:
+                    session.push(name, full if self._may_read(session, message) else _without_content(full))
+        elif event.channel is not None:
+            data = self.payloads.channel(event.channel)
+            if event.kind == "thread_create":
+                self.dispatch("THREAD_CREATE", data | {"newly_created": True}, intent=GUILDS_INTENT)
+            else:
+                self.dispatch("THREAD_UPDATE", data, intent=GUILDS_INTENT)
+
+    def _may_read(self, session: _Session, message: Message) -> bool:
+        """Without the message content intent a bot reads only its own messages and those mentioning it."""
+        return (
+            bool(session.intents & MESSAGE_CONTENT_INTENT)
+            or message.author.id == self.bot_user.id
+            or (self.bot_user.mention in message.content)
+        )
+
+    def request_reconnect(self) -> None:
+        """Ask every live connection to reconnect (op 7); discord.py answers with a RESUME."""
+        for session in self._sessions.values():
+            if session.conn is not None:
+                session.conn.send({"op": RECONNECT, "d": None})
+
+    async def close(self) -> None:
+        for conn in list(self._connections):
+            await conn.close(code=1001)
+        self._sessions.clear()
+
+
+def _without_content(message: JSON) -> JSON:
+    return message | {"content": "", "embeds": [], "attachments": [], "components": []}

@@ -1,0 +1,433 @@
+"""The AI compute pool: runs :func:`ai.api.choose_move` in worker processes on behalf of the asyncio bot.
+
+Searches are CPU-bound and hold the GIL, so they run in a :class:`~concurrent.futures.ProcessPoolExecutor` and the
+event loop only awaits their futures. The pool adds what the bare executor lacks:
+
+* admission control: at most ``queue_limit`` moves waiting or running, beyond that :class:`PoolBusyError` at once;
+* a per-move time limit (the move's ``limits.time`` or a default, plus slack) ending in :class:`AiTimeoutError`;
+* recycling: a move still running at ``recycle_factor`` times its limit is stuck, and since a running task cannot be
+  cancelled the whole executor is replaced and its workers killed;
+* recovery: when a worker dies (:class:`~concurrent.futures.process.BrokenProcessPool`) the executor is replaced and
+  the move retried once, then :class:`AiUnavailableError`.
+
+Moves are handed to the executor only when a worker is free (an :class:`asyncio.Semaphore` with one slot per worker),
+so the time limit measures the search and not the wait in the queue, and the waiting moves are this pool's queue.
+A slot is freed when the executor's future finishes, not when its caller gives up, so a timed-out move keeps its
+worker counted as busy until it ends or is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import dataclasses
+import multiprocessing
+import os
+import pickle
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from ai.api import GameInput, Limits, SearchResult, choose_move
+
+MoveFunction = Callable[[str, GameInput, Limits | None, int], SearchResult]
+"""The signature of :func:`ai.api.choose_move`; a replacement must be picklable (module-level or a partial of one)."""
+
+START_TIMEOUT = 60.0
+"""Seconds :meth:`AiPool.start` waits for the workers to boot and import the AI."""
+UNHEALTHY_AFTER = 3
+"""Consecutive timeouts or unavailable errors after which :attr:`AiPool.healthy` turns false."""
+
+
+class PoolError(Exception):
+    """Base of the pool's own errors. ``str(error)`` is a short message fit for a player; ``detail`` is for logs."""
+
+    user_message = "the AI is unavailable right now, try again later"
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(self.user_message)
+        self.detail = detail
+
+
+class PoolBusyError(PoolError):
+    """Too many moves are already waiting or running."""
+
+    user_message = "the AI is busy, try again in a moment"
+
+
+class AiTimeoutError(PoolError):
+    """The move took longer than its time limit plus slack."""
+
+    user_message = "the AI took too long to move, try again"
+
+
+class AiUnavailableError(PoolError):
+    """The workers keep dying, or the pool is closed."""
+
+
+@dataclass
+class PoolCounters:
+    """Running totals since the pool was made (a copy is handed out, so it can be read without locking)."""
+
+    completed: int = 0
+    """Moves returned."""
+    failed: int = 0
+    """Admitted moves that raised: timeouts, unavailable, and bad input from ``choose_move``."""
+    rejected: int = 0
+    """Moves refused with :class:`PoolBusyError`."""
+    timeouts: int = 0
+    """Moves that raised :class:`AiTimeoutError`."""
+    retried: int = 0
+    """Moves submitted a second time after their worker died."""
+    restarts: int = 0
+    """Executors replaced, after a dead or a stuck worker."""
+
+
+class _WorkerLostError(Exception):
+    """The executor that ran (or refused) an attempt is broken; ``generation`` says which one it was."""
+
+    def __init__(self, generation: int) -> None:
+        super().__init__(generation)
+        self.generation = generation
+
+
+# -- functions that run in the worker processes ------------------------------------------------------------------------
+
+
+def _init_worker() -> None:
+    """Boot a worker: import the AI and its levels now, so the first move does not pay for it.
+
+    SIGINT is ignored because a Ctrl-C in the terminal reaches the whole process group; the parent decides when the
+    workers stop, and otherwise each of them would print a KeyboardInterrupt traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import ai.api
+
+    ai.api.levels()
+
+
+def _worker_pid() -> int:
+    """A no-op task: submitting one per worker makes the executor start them all."""
+    return os.getpid()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` if it survives pickling, else a plain instance of its nearest ancestor that does, with its message.
+
+    The executor unpickles a worker's exception in its manager thread, and one that fails to unpickle (say, an
+    exception whose ``__init__`` takes extra arguments) marks the whole pool as broken.
+    """
+    for cls in type(exc).__mro__:
+        if not issubclass(cls, BaseException):
+            continue
+        try:
+            candidate = exc if cls is type(exc) else cls(str(exc))
+            pickle.loads(pickle.dumps(candidate))
+        except Exception:
+            continue
+        return candidate
+    return RuntimeError(str(exc))
+
+
+def _call_in_worker(
+    target: MoveFunction, level: str, game: GameInput, limits: Limits | None, seed: int
+) -> SearchResult:
+    try:
+        return target(level, game, limits, seed)
+    except Exception as exc:
+        portable = _portable(exc)
+        if portable is exc:
+            raise
+        raise portable from None
+
+
+# -- the pool ----------------------------------------------------------------------------------------------------------
+
+
+class AiPool:
+    """A bounded pool of AI worker processes for the event loop. Create, ``await start()``, ``await choose(...)``,
+    ``await close()``. Every method must be called from the loop that ran :meth:`start`."""
+
+    def __init__(
+        self,
+        workers: int,
+        queue_limit: int,
+        move_timeout_slack: float = 2.0,
+        *,
+        default_time: float = 10.0,
+        recycle_factor: float = 2.0,
+        latency_window: int = 100,
+        target: MoveFunction = choose_move,
+        start_method: str = "spawn",
+    ) -> None:
+        """``default_time`` is the time limit of a move whose ``limits.time`` is ``None``; a move still running at
+        ``recycle_factor`` times its limit gets its executor replaced. ``target`` replaces ``choose_move`` (tests).
+        ``start_method`` is ``"spawn"`` or ``"forkserver"``: never ``"fork"``, which copies the loop's threads."""
+        if workers < 1 or queue_limit < 1:
+            raise ValueError("workers and queue_limit must be at least 1")
+        if start_method not in ("spawn", "forkserver"):
+            raise ValueError(f"start_method must be 'spawn' or 'forkserver', not {start_method!r}")
+        self._workers = workers
+        self._queue_limit = queue_limit
+        self._slack = move_timeout_slack
+        self._default_time = default_time
+        self._recycle_factor = recycle_factor
+        self._target = target
+        self._context = multiprocessing.get_context(start_method)
+        self._executor: ProcessPoolExecutor | None = None
+        self._generation = 0
+        self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots = asyncio.Semaphore(workers)
+        self._in_flight = 0
+        self._waiting = 0
+        self._busy = 0
+        self._consecutive_failures = 0
+        self._counters = PoolCounters()
+        self._latencies: collections.deque[float] = collections.deque(maxlen=latency_window)
+        self._watchdogs: set[asyncio.Task[None]] = set()
+        self._retiring: set[asyncio.Task[None]] = set()
+
+    # -- metrics ---------------------------------------------------------------------------------------------------
+
+    @property
+    def workers(self) -> int:
+        """The number of worker processes."""
+        return self._workers
+
+    @property
+    def queue_limit(self) -> int:
+        return self._queue_limit
+
+    @property
+    def queue_depth(self) -> int:
+        """Admitted moves waiting for a free worker."""
+        return self._waiting
+
+    @property
+    def in_flight(self) -> int:
+        """Admitted moves waiting or running: the number bounded by ``queue_limit``."""
+        return self._in_flight
+
+    @property
+    def busy_workers(self) -> int:
+        """Workers running a task, including a timed-out move that has not ended or been killed yet."""
+        return self._busy
+
+    @property
+    def latencies(self) -> tuple[float, ...]:
+        """Seconds from admission to result of the most recent completed moves, oldest first."""
+        return tuple(self._latencies)
+
+    @property
+    def counters(self) -> PoolCounters:
+        """A snapshot of the running totals."""
+        return dataclasses.replace(self._counters)
+
+    @property
+    def healthy(self) -> bool:
+        """Started, not closed, and the last few moves did not all time out or fail for want of a worker."""
+        return self._executor is not None and not self._closed and self._consecutive_failures < UNHEALTHY_AFTER
+
+    @property
+    def worker_pids(self) -> tuple[int, ...]:
+        """The process ids of the current executor's workers (diagnostics and tests)."""
+        if self._executor is None:
+            return ()
+        return tuple(self._executor._processes or ())
+
+    # -- lifecycle -------------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start every worker and wait until each has imported the AI. Raises :class:`AiUnavailableError` if they
+        cannot start."""
+        if self._closed:
+            raise AiUnavailableError("the pool is closed")
+        if self._executor is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        self._executor = self._new_executor()
+        warm = [asyncio.wrap_future(future) for future in self._prewarm(self._executor)]
+        try:
+            booted = await asyncio.wait_for(asyncio.gather(*warm, return_exceptions=True), START_TIMEOUT)
+        except TimeoutError:
+            booted = [TimeoutError(f"the workers did not start within {START_TIMEOUT:.0f} s")]
+        failures = [result for result in booted if isinstance(result, BaseException)]
+        if failures:
+            await self.close(grace=0.0)
+            raise AiUnavailableError(f"the AI workers failed to start: {failures[0]!r}") from failures[0]
+
+    async def close(self, grace: float = 2.0) -> None:
+        """Stop the pool: refuse new moves, give running ones ``grace`` seconds, then kill the workers and reap them.
+
+        Moves still waiting or running when the workers are killed raise :class:`AiUnavailableError`. Idempotent.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        for task in self._watchdogs:
+            task.cancel()
+        if self._executor is not None:
+            self._retire(self._executor, grace)
+        if self._retiring:
+            await asyncio.wait(self._retiring, timeout=grace + 10.0)
+
+    # -- moves -----------------------------------------------------------------------------------------------------
+
+    async def choose(self, level: str, game: GameInput, limits: Limits | None = None, seed: int = 0) -> SearchResult:
+        """Run ``choose_move(level, game, limits, seed)`` in a worker.
+
+        Raises :class:`PoolBusyError`, :class:`AiTimeoutError` or :class:`AiUnavailableError`; the errors
+        ``choose_move`` raises on bad input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`,
+        :class:`ValueError`) propagate unchanged.
+        """
+        if self._closed:
+            raise AiUnavailableError("the pool is closed")
+        if self._executor is None:
+            raise RuntimeError("AiPool.start() must be awaited before choose()")
+        if self._in_flight >= self._queue_limit:
+            self._counters.rejected += 1
+            raise PoolBusyError(f"{self._in_flight} moves in flight, limit {self._queue_limit}")
+        requested = limits.time if limits is not None and limits.time is not None else self._default_time
+        time_limit = requested + self._slack
+        self._in_flight += 1
+        admitted = time.monotonic()
+        try:
+            result = await self._run_with_retry(level, game, limits, seed, time_limit)
+        except (AiTimeoutError, AiUnavailableError):
+            self._counters.failed += 1
+            self._consecutive_failures += 1
+            raise
+        except Exception:
+            self._counters.failed += 1
+            raise
+        finally:
+            self._in_flight -= 1
+        self._counters.completed += 1
+        self._consecutive_failures = 0
+        self._latencies.append(time.monotonic() - admitted)
+        return result
+
+    async def _run_with_retry(
+        self, level: str, game: GameInput, limits: Limits | None, seed: int, time_limit: float
+    ) -> SearchResult:
+        try:
+            return await self._attempt(level, game, limits, seed, time_limit)
+        except _WorkerLostError as lost:
+            if self._closed:
+                raise AiUnavailableError("the pool closed during the move") from None
+            self._replace(lost.generation)
+        self._counters.retried += 1
+        try:
+            return await self._attempt(level, game, limits, seed, time_limit)
+        except _WorkerLostError as lost:
+            if not self._closed:
+                self._replace(lost.generation)
+            raise AiUnavailableError("the worker died twice running this move") from None
+
+    async def _attempt(
+        self, level: str, game: GameInput, limits: Limits | None, seed: int, time_limit: float
+    ) -> SearchResult:
+        """Wait for a free worker, then run the move there once."""
+        self._waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        self._busy += 1
+        executor, generation = self._executor, self._generation
+        if self._closed or executor is None:
+            self._release_slot()
+            raise AiUnavailableError("the pool is closed")
+        try:
+            future = executor.submit(_call_in_worker, self._target, level, game, limits, seed)
+        except BrokenProcessPool:
+            self._release_slot()
+            raise _WorkerLostError(generation) from None
+        except BaseException:
+            self._release_slot()
+            raise
+        future.add_done_callback(self._release_slot_threadsafe)
+        submitted = time.monotonic()
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), time_limit)
+        except BrokenProcessPool:
+            raise _WorkerLostError(generation) from None
+        except TimeoutError:
+            self._counters.timeouts += 1
+            self._watch(future, generation, submitted + self._recycle_factor * time_limit)
+            raise AiTimeoutError(f"no move after {time_limit:.1f} s") from None
+        except asyncio.CancelledError:
+            # The caller gave up; a move already running cannot be cancelled, so guard it like a timed-out one.
+            if not future.done():
+                self._watch(future, generation, submitted + self._recycle_factor * time_limit)
+            raise
+
+    def _release_slot(self) -> None:
+        self._busy -= 1
+        self._slots.release()
+
+    def _release_slot_threadsafe(self, _future: Future[SearchResult]) -> None:
+        """Done callback of a move's future: it runs in the executor's manager thread."""
+        assert self._loop is not None
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is left to wait for the slot
+            self._loop.call_soon_threadsafe(self._release_slot)
+
+    # -- executors -------------------------------------------------------------------------------------------------
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self._workers, mp_context=self._context, initializer=_init_worker)
+
+    def _prewarm(self, executor: ProcessPoolExecutor) -> list[Future[int]]:
+        # Workers are spawned on submit while none is idle, so one no-op per worker starts them all now.
+        return [executor.submit(_worker_pid) for _ in range(self._workers)]
+
+    def _watch(self, future: Future[SearchResult], generation: int, deadline: float) -> None:
+        """Replace the executor if ``future`` has not finished by ``deadline`` (a ``time.monotonic()`` value)."""
+        assert self._loop is not None
+        task = self._loop.create_task(self._watchdog(future, generation, deadline))
+        self._watchdogs.add(task)
+        task.add_done_callback(self._watchdogs.discard)
+
+    async def _watchdog(self, future: Future[SearchResult], generation: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        if not future.done():
+            self._replace(generation)
+
+    def _replace(self, generation: int) -> None:
+        """Swap in a fresh executor, unless the one of ``generation`` was already replaced (several moves notice the
+        same broken executor) or the pool is closed. The old executor's workers are killed: any move still running
+        there fails with BrokenProcessPool and is retried by its caller."""
+        if generation != self._generation or self._closed or self._executor is None:
+            return
+        old = self._executor
+        self._executor = self._new_executor()
+        self._generation += 1
+        self._counters.restarts += 1
+        self._prewarm(self._executor)
+        self._retire(old, grace=0.0)
+
+    def _retire(self, executor: ProcessPoolExecutor, grace: float) -> None:
+        assert self._loop is not None
+        task = self._loop.create_task(self._shut_down(executor, grace))
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+
+    @staticmethod
+    async def _shut_down(executor: ProcessPoolExecutor, grace: float) -> None:
+        """Shut ``executor`` down without blocking the loop: wait up to ``grace`` seconds for running tasks, then
+        kill its workers. The executor's manager thread reaps them; ``shutdown(wait=True)`` joins that thread."""
+        # ProcessPoolExecutor has no public way to stop a busy worker before Python 3.14, hence ``_processes``.
+        processes = list((executor._processes or {}).values())
+        joined = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True))
+        if grace > 0:
+            await asyncio.wait({joined}, timeout=grace)
+        if not joined.done():
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError):
+                    process.kill()
+            await asyncio.wait({joined}, timeout=10.0)

@@ -1,0 +1,40 @@
+"""Move functions for the pool's tests. They run in real worker processes, so they live at module level (picklable).
+
+:func:`misbehave` reads its level as an instruction: ``crash`` kills its own process, ``hang`` never returns,
+``unpicklable`` raises an exception that cannot be pickled; any other level is played by :func:`ai.api.choose_move`,
+optionally after writing the worker's pid to ``marker`` and sleeping ``delay`` seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from ai.api import GameInput, Limits, SearchResult, choose_move
+from core import AmbiguousMoveError
+
+
+def misbehave(
+    level: str,
+    game: GameInput,
+    limits: Limits | None,
+    seed: int,
+    *,
+    delay: float = 0.0,
+    marker: str | None = None,
+) -> SearchResult:
+    if level == "crash":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if level == "hang":
+        time.sleep(3600)
+    if level == "unpicklable":
+        raise AmbiguousMoveError("11x18 fits two capture paths", ("11x18x25", "11x18x27"))
+    if marker is not None:
+        # Write then rename, so the test never reads a half-written pid.
+        tmp = Path(f"{marker}.{os.getpid()}.tmp")
+        tmp.write_text(str(os.getpid()))
+        tmp.replace(marker)
+    time.sleep(delay)
+    return choose_move(level, game, limits, seed)

@@ -1,0 +1,60 @@
+"""Prometheus metrics, written with prometheus-client.
+
+One :class:`Metrics` object per running bot, with its own registry (so tests can run several), created in the
+composition root and handed to the parts that record into it. Gauges that mirror live state (active games, the AI
+queue) are read through callbacks when ``/metrics`` is scraped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+
+
+class Metrics:
+    """The bot's metrics and the registry that serves them."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.moves = Counter("kingme_moves", "Moves played, by who played them", ["player"], registry=self.registry)
+        self.games_finished = Counter(
+            "kingme_games_finished", "Games that ended, by how", ["termination"], registry=self.registry
+        )
+        self.active_games = Gauge("kingme_active_games", "Games in progress", registry=self.registry)
+        self.ai_queue_depth = Gauge("kingme_ai_queue_depth", "AI moves waiting or running", registry=self.registry)
+        self.ai_busy_workers = Gauge("kingme_ai_busy_workers", "AI workers searching", registry=self.registry)
+        self.ai_latency = Histogram(
+            "kingme_ai_move_seconds",
+            "Time from asking the AI for a move to its answer",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.interaction_latency = Histogram(
+            "kingme_interaction_seconds",
+            "Time from receiving a Discord interaction to its first response",
+            ["kind"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.interaction_errors = Counter(
+            "kingme_interaction_errors",
+            "Interactions answered with an error message",
+            ["kind"],
+            registry=self.registry,
+        )
+
+    def bind_active_games(self, read: Callable[[], float]) -> None:
+        """Read the number of active games from ``read`` at scrape time."""
+        self.active_games.set_function(read)
+
+    def bind_ai(self, queue_depth: Callable[[], float], busy_workers: Callable[[], float]) -> None:
+        """Read the AI pool's queue depth and busy workers at scrape time."""
+        self.ai_queue_depth.set_function(queue_depth)
+        self.ai_busy_workers.set_function(busy_workers)
+
+    def render(self) -> bytes:
+        """The Prometheus text exposition of every metric."""
+        return generate_latest(self.registry)

@@ -1,0 +1,86 @@
+"""Typed errors of the game service.
+
+Each error's message is written for the player who caused it and is short enough for an ephemeral reply. Every error
+is raised before anything is stored, so a failed call changes nothing.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base class of every error the game service raises on a request it refuses."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownGameError(ServiceError):
+    """No game has that id."""
+
+
+class UnknownChallengeError(ServiceError):
+    """No pending challenge has that id."""
+
+
+class OtherGuildError(ServiceError):
+    """The game or challenge belongs to another server."""
+
+
+class NotAPlayerError(ServiceError):
+    """A spectator (or an unrelated user) tried to act in a game or on a challenge."""
+
+
+class NotYourTurnError(ServiceError):
+    """A player tried to move while it is the other side's turn."""
+
+
+class IllegalMoveError(ServiceError):
+    """The move text is malformed or the rules forbid the move (wraps :class:`core.RulesError`'s message)."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """Short capture text fits more than one path; ``candidates`` lists the full texts."""
+
+    def __init__(self, message: str, candidates: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class PositionChangedError(ServiceError):
+    """The game changed between reading and writing (another move, a resignation, a timeout): look again."""
+
+    def __init__(self, message: str = "the position changed before your move arrived: look at the board again") -> None:
+        super().__init__(message)
+
+
+class GameOverError(ServiceError):
+    """The game has already ended."""
+
+
+class GameNotOverError(ServiceError):
+    """A request that needs a finished game (a rematch) on a game still being played."""
+
+
+class SelfChallengeError(ServiceError):
+    """A user challenged themselves."""
+
+
+class AlreadyPlayingError(ServiceError):
+    """The channel already has an active game, or the two players already play each other."""
+
+
+class InvalidRequestError(ServiceError):
+    """A bad option: unknown variant or level, bad FEN, turn time or thinking time out of range."""
+
+
+class NoOfferError(ServiceError):
+    """Accepting or declining a draw or takeback that nobody offered (or that you offered yourself)."""
+
+
+class NothingToTakeBackError(ServiceError):
+    """A takeback with no move of the requester's to undo."""
+
+
+class StoreUnavailableError(ServiceError):
+    """The store could not be reached or kept failing; the request may be retried."""

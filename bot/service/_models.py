@@ -1,0 +1,345 @@
+"""The game service's values: players, games, challenges, events, and their JSON form.
+
+Games and challenges are frozen dataclasses; the service derives a new value for every change and stores it with a
+version one higher. The JSON form keeps only plain types (colours as ``"black"``/``"white"``), so a stored game reads
+back the same after a restart or in another process.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from core import Board, Color
+
+AI_ID_PREFIX = "ai:"
+
+
+def color_name(color: Color) -> str:
+    return "black" if color is Color.BLACK else "white"
+
+
+def parse_color(name: str) -> Color:
+    return Color.BLACK if name == "black" else Color.WHITE
+
+
+@dataclass(frozen=True)
+class User:
+    """A person as the front end knows them: an id (Discord snowflake or any string) and a display name."""
+
+    id: str
+    name: str
+
+    def __init__(self, id: str | int, name: str) -> None:
+        object.__setattr__(self, "id", str(id))
+        object.__setattr__(self, "name", str(name))
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """One side of a game: a user, or an AI level (``level`` set, id ``ai:<level>``)."""
+
+    id: str
+    name: str
+    level: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.level is not None
+
+    @classmethod
+    def human(cls, user: User) -> PlayerRef:
+        return cls(user.id, user.name)
+
+    @classmethod
+    def ai(cls, level: str) -> PlayerRef:
+        return cls(AI_ID_PREFIX + level, f"AI ({level})", level)
+
+
+class GameKind(enum.Enum):
+    HUMAN = "human"
+    """Two people."""
+    AI = "ai"
+    """A person against an AI level."""
+    EXHIBITION = "exhibition"
+    """Two AI levels, for watching."""
+
+
+class Status(enum.Enum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """How one player's rating moved in one scope (``global`` or ``guild:<id>``) after a game."""
+
+    user_id: str
+    scope: str
+    variant: str
+    before: float
+    after: float
+    rd: float
+    provisional: bool
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything stored about one game. ``moves`` are PDN move texts (``pass`` where a blocked side passed)."""
+
+    id: str
+    guild_id: str
+    channel_id: str
+    kind: GameKind
+    variant: str
+    initial_fen: str
+    black: PlayerRef
+    white: PlayerRef
+    turn_time: float
+    """Seconds each side has for one move."""
+    created_at: float
+    deadline: float
+    """When the side to move loses on time (epoch seconds)."""
+    version: int = 1
+    moves: tuple[str, ...] = ()
+    status: Status = Status.ACTIVE
+    rated: bool = False
+    unrated_reason: str | None = None
+    ai_think_time: float | None = None
+    draw_offer: str | None = None
+    """``black``/``white``: the side that offered a draw that is still open."""
+    takeback_offer: str | None = None
+    """``black``/``white``: the side that asked to take its last move back."""
+    takebacks: int = 0
+    rematch_of: str | None = None
+    updated_at: float = 0.0
+    ended_at: float | None = None
+    result: str | None = None
+    """PDN result (``1-0`` Black won, ``0-1`` White won, ``1/2-1/2``)."""
+    termination: str | None = None
+    """A :class:`core.Termination` value."""
+    winner: str | None = None
+    end_text: str | None = None
+    rating_changes: tuple[RatingChange, ...] = ()
+    pdn: str | None = None
+
+    # -- derived --------------------------------------------------------------------------------------------------
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is Status.ACTIVE
+
+    def board(self) -> Board:
+        """The board with every move played (the stored moves are trusted: they were legal when stored)."""
+        board = Board(self.initial_fen, self.variant)
+        for text in self.moves:
+            board.push(board.parse_move(text))
+        return board
+
+    def player(self, color: Color) -> PlayerRef:
+        return self.black if color is Color.BLACK else self.white
+
+    def color_of(self, user_id: str) -> Color | None:
+        """The side a user plays, or None for a spectator (a user playing both sides gets the side to move)."""
+        if self.black.id == user_id and not self.black.is_ai:
+            return Color.BLACK
+        if self.white.id == user_id and not self.white.is_ai:
+            return Color.WHITE
+        return None
+
+    def humans(self) -> tuple[PlayerRef, ...]:
+        return tuple(p for p in (self.black, self.white) if not p.is_ai)
+
+    # -- JSON -----------------------------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["kind"] = self.kind.value
+        data["status"] = self.status.value
+        data.pop("moves")  # stored as the game's move list
+        data.pop("version")  # stored beside the state
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, moves: tuple[str, ...], version: int) -> GameState:
+        data: dict[str, Any] = json.loads(text)
+        data["kind"] = GameKind(data["kind"])
+        data["status"] = Status(data["status"])
+        data["black"] = PlayerRef(**data["black"])
+        data["white"] = PlayerRef(**data["white"])
+        data["rating_changes"] = tuple(RatingChange(**r) for r in data["rating_changes"])
+        return cls(**data, moves=moves, version=version)
+
+    def evolve(self, **changes: Any) -> GameState:
+        return replace(self, **changes)
+
+
+class ChallengeStatus(enum.Enum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A proposal of a game from one user to another (or to anyone in the channel when ``opponent`` is None)."""
+
+    id: str
+    guild_id: str
+    channel_id: str
+    challenger: PlayerRef
+    opponent: PlayerRef | None
+    variant: str
+    turn_time: float
+    color: str
+    """The challenger's side: ``black``, ``white`` or ``random``."""
+    created_at: float
+    expires_at: float
+    version: int = 1
+    status: ChallengeStatus = ChallengeStatus.PENDING
+    game_id: str | None = None
+    rematch_of: str | None = None
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status is ChallengeStatus.PENDING
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["status"] = self.status.value
+        data.pop("version")
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, version: int) -> Challenge:
+        data: dict[str, Any] = json.loads(text)
+        data["status"] = ChallengeStatus(data["status"])
+        data["challenger"] = PlayerRef(**data["challenger"])
+        data["opponent"] = PlayerRef(**data["opponent"]) if data["opponent"] else None
+        return cls(**data, version=version)
+
+    def evolve(self, **changes: Any) -> Challenge:
+        return replace(self, **changes)
+
+
+class EventKind(enum.Enum):
+    CHALLENGE_CREATED = "challenge_created"
+    CHALLENGE_ACCEPTED = "challenge_accepted"
+    CHALLENGE_DECLINED = "challenge_declined"
+    CHALLENGE_CANCELLED = "challenge_cancelled"
+    CHALLENGE_EXPIRED = "challenge_expired"
+    GAME_STARTED = "game_started"
+    MOVE_PLAYED = "move_played"
+    PASSED = "passed"
+    AI_THINKING = "ai_thinking"
+    AI_FAILED = "ai_failed"
+    DRAW_OFFERED = "draw_offered"
+    DRAW_DECLINED = "draw_declined"
+    TAKEBACK_REQUESTED = "takeback_requested"
+    TAKEBACK_DECLINED = "takeback_declined"
+    TAKEBACK_DONE = "takeback_done"
+    GAME_OVER = "game_over"
+    RATING_CHANGED = "rating_changed"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something for the front end to show: a kind, a sentence for people, and details for rendering."""
+
+    kind: EventKind
+    text: str
+    game_id: str | None = None
+    challenge_id: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as the front end shows it: the stored state plus what the board says about it now."""
+
+    game: GameState
+    fen: str
+    turn: Color
+    to_move: PlayerRef
+    legal_moves: tuple[str, ...]
+    """Legal move texts in a stable order; a front end may send an index into this tuple with the ``version``."""
+    seconds_left: float
+    """Seconds until the side to move loses on time (0 for a finished game)."""
+    ascii: str
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @classmethod
+    def of(cls, game: GameState, now: float, board: Board | None = None) -> GameView:
+        board = board if board is not None else game.board()
+        active = game.is_active
+        return cls(
+            game=game,
+            fen=board.fen(),
+            turn=board.turn,
+            to_move=game.player(board.turn),
+            legal_moves=tuple(m.text() for m in board.legal_moves) if active else (),
+            seconds_left=max(0.0, game.deadline - now) if active else 0.0,
+            ascii=board.ascii(),
+        )
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a service call returns: the game (or challenge) after the call and the events to show."""
+
+    events: tuple[Event, ...] = ()
+    game: GameView | None = None
+    challenge: Challenge | None = None
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A Glicko-2 rating with the player's record in one scope and variant."""
+
+    rating: float = 1500.0
+    rd: float = 350.0
+    vol: float = 0.06
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    rank: int
+    user_id: str
+    name: str
+    rating: float
+    rd: float
+    provisional: bool
+    games: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: str
+    name: str
+    variant: str
+    scope: str
+    rating: Rating
+    provisional: bool
+    rank: int | None
+    """1-based place on the scope's leaderboard, or None when not on it."""
+    versus_bot: dict[str, tuple[int, int, int]]
+    """Per AI level: (wins, losses, draws) of the player against it."""

@@ -1,0 +1,129 @@
+"""The small interfaces the game service depends on: where games are stored, who chooses AI moves, who hears events.
+
+The Redis store (:mod:`bot.store._redis_store`), the AI process pool (:mod:`bot.pool`) and the Discord front end
+implement these; the service never imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ai.api import GameInput, Limits, SearchResult
+from bot.service._models import Challenge, Event, GameState, GameView, Rating
+
+
+class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, not an error
+    """A guarded write found a precondition false and wrote nothing. ``tag`` names the failed check:
+
+    ``version`` (the game or challenge changed), ``exists`` (the id is taken), ``channel`` (the channel has an active
+    game), ``pair`` (the two players already have a game), ``rating`` (a rating changed meanwhile), ``pair-day`` (the
+    pair's daily count changed meanwhile), ``finished`` (the game's result is already recorded).
+    """
+
+    def __init__(self, tag: str, actual: str = "") -> None:
+        super().__init__(f"commit refused: {tag} (found {actual!r})")
+        self.tag = tag
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class RatingUpdate:
+    """One rating record to replace, guarded by its games count as read (``before.games``)."""
+
+    scope: str
+    variant: str
+    user_id: str
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True)
+class BotRecordUpdate:
+    """One game of a person against an AI level, for the separate versus-the-bot record."""
+
+    scope: str
+    variant: str
+    user_id: str
+    level: str
+    outcome: str
+    """``wins``, ``losses`` or ``draws`` (from the person's side)."""
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Everything that changes with a game's end, written in the same atomic step as the final state."""
+
+    ratings: tuple[RatingUpdate, ...] = ()
+    bot_records: tuple[BotRecordUpdate, ...] = ()
+    pair_day: tuple[str, str, str, int] | None = None
+    """(user a, user b, ``yyyymmdd``, the count read) when the game counts towards the pair's rated games that day."""
+
+
+class GameStore(Protocol):
+    """Durable games, challenges, indexes and ratings. Every write is one atomic, guarded step."""
+
+    async def load_game(self, game_id: str) -> GameState | None: ...
+
+    async def load_games(self, game_ids: Sequence[str]) -> list[GameState]: ...
+
+    async def create_game(
+        self, game: GameState, *, one_per_channel: bool, challenge: tuple[Challenge, Challenge] | None = None
+    ) -> None:
+        """Store a new game and index it; with ``challenge`` (before, after) also close that challenge."""
+        ...
+
+    async def save_game(self, before: GameState, after: GameState) -> None:
+        """Replace ``before`` by ``after`` (version ``before.version + 1``); raises :class:`CommitConflict`."""
+        ...
+
+    async def finish_game(self, before: GameState, after: GameState, settlement: Settlement) -> None:
+        """Store the final state, result, history, ratings and leaderboards in one step."""
+        ...
+
+    async def load_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    async def save_challenge(self, before: Challenge | None, after: Challenge) -> None: ...
+
+    async def due_games(self, now: float, limit: int) -> list[str]: ...
+
+    async def due_challenges(self, now: float, limit: int) -> list[str]: ...
+
+    async def active_game_ids(self) -> list[str]: ...
+
+    async def user_games(self, user_id: str) -> list[str]: ...
+
+    async def channel_games(self, guild_id: str, channel_id: str) -> list[str]: ...
+
+    async def user_challenges(self, user_id: str) -> list[str]: ...
+
+    async def history(self, user_id: str, limit: int) -> list[str]: ...
+
+    async def read_ratings(self, keys: Sequence[tuple[str, str, str]]) -> list[Rating]:
+        """Ratings for (scope, variant, user id) keys; a new player gets the default rating."""
+        ...
+
+    async def pair_day_count(self, a: str, b: str, day: str) -> int: ...
+
+    async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[str, float]]: ...
+
+    async def rank(self, scope: str, variant: str, user_id: str) -> int | None: ...
+
+    async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]: ...
+
+    async def set_names(self, names: dict[str, str]) -> None: ...
+
+    async def names(self, user_ids: Sequence[str]) -> dict[str, str]: ...
+
+
+class MoveChooser(Protocol):
+    """Chooses AI moves (the process pool); raises on failure."""
+
+    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult: ...
+
+
+class EventSink(Protocol):
+    """Hears events that happen outside a caller's request: AI moves, timeouts, expiries."""
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None: ...

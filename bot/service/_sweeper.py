@@ -1,0 +1,49 @@
+"""The background task that ends overdue games and expires old challenges."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.service._service import GameService
+
+log = logging.getLogger(__name__)
+
+
+class Sweeper:
+    """Calls :meth:`GameService.sweep` every ``interval`` seconds until stopped. A failing sweep is logged and the
+    next one runs on time: the sweep is idempotent (every ending is a guarded write), so several sweepers, in one
+    process or many, can run at once."""
+
+    def __init__(self, service: GameService, interval: float | None = None) -> None:
+        self._service = service
+        self._interval = interval if interval is not None else service.settings.sweep_interval
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="kingme-sweeper")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run_once(self) -> int:
+        """One sweep; returns how many games and challenges it ended."""
+        return len(await self._service.sweep())
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                ended = await self.run_once()
+                if ended:
+                    log.info("sweeper ended %d overdue games or expired challenges", ended)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweep failed; retrying in %.0f s", self._interval)
+            await asyncio.sleep(self._interval)

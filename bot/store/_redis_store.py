@@ -1,0 +1,320 @@
+"""The game store on Redis: every write is one guarded commit (``lua/commit.lua``, run with EVALSHA).
+
+Key layout (``kingme:v1`` is the namespace and schema version; bump it for an incompatible change)::
+
+    {ns}:game:{id}                     hash   v (version), state (JSON of GameState without moves)
+    {ns}:game:{id}:moves               list   PDN move texts
+    {ns}:game:{id}:result              string PDN result, set once when the game ends
+    {ns}:challenge:{id}                hash   v, state (JSON of Challenge)
+    {ns}:deadlines                     zset   active game id -> move deadline
+    {ns}:challenges:expiry             zset   pending challenge id -> expiry
+    {ns}:user:{uid}:games              set    the user's active games
+    {ns}:user:{uid}:challenges         set    the user's pending challenges (sent or received)
+    {ns}:user:{uid}:history            zset   finished game id -> end time
+    {ns}:guild:{gid}:channel:{cid}:games set  the channel's active games
+    {ns}:guild:{gid}:history           zset   finished game id -> end time
+    {ns}:pair:{a}|{b}                  string the active game between two users (a < b)
+    {ns}:pairday:{a}|{b}:{yyyymmdd}    string rated games of the pair that day (expires after two days)
+    {ns}:rating:{scope}:{variant}:{uid} hash  r, rd, vol, games, wins, losses, draws (scope: global | guild:{gid})
+    {ns}:lb:{scope}:{variant}          zset   uid -> rating (the human ladder)
+    {ns}:vsbot:{scope}:{variant}:{uid} hash   {level}:wins|losses|draws -> count
+    {ns}:names                         hash   uid -> display name
+
+Games are keyed by id alone so a button that carries only a game id finds its game; the guild is in the state and in
+every index that is per guild. A plain move is one EVALSHA: check the version, write the state, append the move,
+move the deadline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from bot.service._models import Challenge, GameState, Rating
+from bot.service._ports import CommitConflict, Settlement
+
+NAMESPACE = "kingme:v1"
+
+_RATING_FIELDS = ("r", "rd", "vol", "games", "wins", "losses", "draws")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _num(value: float) -> str:
+    return repr(float(value))
+
+
+def pair_key(a: str, b: str) -> str:
+    """The order-independent name of a pair of users."""
+    return "|".join(sorted((a, b)))
+
+
+class _Commit:
+    """Builds one guarded commit: numbered keys, checks and write ops."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self._index: dict[str, int] = {}
+        self.checks: list[list[Any]] = []
+        self.ops: list[list[Any]] = []
+
+    def key(self, name: str) -> int:
+        if name not in self._index:
+            self.keys.append(name)
+            self._index[name] = len(self.keys)
+        return self._index[name]
+
+    def check(self, tag: str, kind: str, key: str, field: str, expected: str) -> None:
+        self.checks.append([tag, kind, self.key(key), field, expected])
+
+    def op(self, command: str, key: str, *args: str) -> None:
+        self.ops.append([command, self.key(key), *args])
+
+    def payload(self) -> str:
+        return json.dumps({"c": self.checks, "o": self.ops}, separators=(",", ":"))
+
+
+class RedisGameStore:
+    """:class:`bot.service.GameStore` on a ``redis.asyncio.Redis`` client (bytes or decoded replies)."""
+
+    def __init__(self, client: aioredis.Redis, namespace: str = NAMESPACE) -> None:
+        self._r = client
+        self._ns = namespace
+        source = resources.files("bot.store").joinpath("lua/commit.lua").read_text(encoding="utf-8")
+        self._commit_script = client.register_script(source)
+
+    # -- keys -----------------------------------------------------------------------------------------------------
+
+    def _k(self, *parts: str) -> str:
+        return ":".join((self._ns, *parts))
+
+    def _game_key(self, game_id: str) -> str:
+        return self._k("game", game_id)
+
+    def _channel_key(self, guild_id: str, channel_id: str) -> str:
+        return self._k("guild", guild_id, "channel", channel_id, "games")
+
+    def _pair_key(self, game: GameState) -> str | None:
+        if game.black.is_ai or game.white.is_ai or game.black.id == game.white.id:
+            return None
+        return self._k("pair", pair_key(game.black.id, game.white.id))
+
+    def _pair_day_key(self, a: str, b: str, day: str) -> str:
+        return self._k("pairday", pair_key(a, b), day)
+
+    def _rating_key(self, scope: str, variant: str, user_id: str) -> str:
+        return self._k("rating", scope, variant, user_id)
+
+    # -- commits --------------------------------------------------------------------------------------------------
+
+    async def _run(self, commit: _Commit) -> None:
+        reply = await self._commit_script(keys=commit.keys, args=[commit.payload()])
+        if int(reply[0]) != 1:
+            raise CommitConflict(_text(reply[1]), _text(reply[2]))
+
+    def _write_state(self, commit: _Commit, before: GameState | None, after: GameState) -> None:
+        key = self._game_key(after.id)
+        if before is None:
+            commit.check("exists", "exists", key, "", "0")
+        else:
+            commit.check("version", "hget", key, "v", str(before.version))
+        commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
+        moves_key = key + ":moves"
+        old = before.moves if before is not None else ()
+        if after.moves[: len(old)] == old:
+            if len(after.moves) > len(old):
+                commit.op("RPUSH", moves_key, *after.moves[len(old) :])
+        else:
+            if old[: len(after.moves)] != after.moves:
+                raise ValueError("a game's new move list must extend or shorten the old one")
+            commit.op("LTRIM", moves_key, "0", str(len(after.moves) - 1))
+
+    async def create_game(
+        self, game: GameState, *, one_per_channel: bool, challenge: tuple[Challenge, Challenge] | None = None
+    ) -> None:
+        commit = _Commit()
+        channel_key = self._channel_key(game.guild_id, game.channel_id)
+        if one_per_channel:
+            commit.check("channel", "scard", channel_key, "", "0")
+        pair = self._pair_key(game)
+        if pair is not None:
+            commit.check("pair", "exists", pair, "", "0")
+            commit.op("SET", pair, game.id)
+        if challenge is not None:
+            self._challenge_ops(commit, *challenge)
+        self._write_state(commit, None, game)
+        commit.op("SADD", channel_key, game.id)
+        for player in game.humans():
+            commit.op("SADD", self._k("user", player.id, "games"), game.id)
+        commit.op("ZADD", self._k("deadlines"), _num(game.deadline), game.id)
+        await self._run(commit)
+
+    async def save_game(self, before: GameState, after: GameState) -> None:
+        commit = _Commit()
+        self._write_state(commit, before, after)
+        if after.deadline != before.deadline:
+            commit.op("ZADD", self._k("deadlines"), _num(after.deadline), after.id)
+        await self._run(commit)
+
+    async def finish_game(self, before: GameState, after: GameState, settlement: Settlement) -> None:
+        commit = _Commit()
+        result_key = self._game_key(after.id) + ":result"
+        commit.check("finished", "exists", result_key, "", "0")
+        self._write_state(commit, before, after)
+        commit.op("SET", result_key, after.result or "*")
+        commit.op("ZREM", self._k("deadlines"), after.id)
+        commit.op("SREM", self._channel_key(after.guild_id, after.channel_id), after.id)
+        pair = self._pair_key(after)
+        if pair is not None:
+            commit.op("DEL", pair)
+        ended = _num(after.ended_at if after.ended_at is not None else after.updated_at)
+        commit.op("ZADD", self._k("guild", after.guild_id, "history"), ended, after.id)
+        for player in after.humans():
+            commit.op("SREM", self._k("user", player.id, "games"), after.id)
+            commit.op("ZADD", self._k("user", player.id, "history"), ended, after.id)
+        for update in settlement.ratings:
+            key = self._rating_key(update.scope, update.variant, update.user_id)
+            commit.check("rating", "hget", key, "games", str(update.before.games) if update.before.games else "")
+            new = update.after
+            values = (new.rating, new.rd, new.vol, new.games, new.wins, new.losses, new.draws)
+            fields = [str(x) for pair_ in zip(_RATING_FIELDS, values, strict=True) for x in pair_]
+            commit.op("HSET", key, *fields)
+            commit.op("ZADD", self._k("lb", update.scope, update.variant), _num(new.rating), update.user_id)
+        for record in settlement.bot_records:
+            key = self._k("vsbot", record.scope, record.variant, record.user_id)
+            commit.op("HINCRBY", key, f"{record.level}:{record.outcome}", "1")
+        if settlement.pair_day is not None:
+            first, second, day, count = settlement.pair_day
+            day_key = self._pair_day_key(first, second, day)
+            commit.check("pair-day", "get", day_key, "", str(count) if count else "")
+            commit.op("INCR", day_key)
+            commit.op("EXPIRE", day_key, str(2 * 86400))
+        await self._run(commit)
+
+    def _challenge_ops(self, commit: _Commit, before: Challenge | None, after: Challenge) -> None:
+        key = self._k("challenge", after.id)
+        if before is None:
+            commit.check("exists", "exists", key, "", "0")
+        else:
+            commit.check("version", "hget", key, "v", str(before.version))
+        commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
+        users = [after.challenger.id] + ([after.opponent.id] if after.opponent is not None else [])
+        if after.is_pending:
+            commit.op("ZADD", self._k("challenges", "expiry"), _num(after.expires_at), after.id)
+            for user in users:
+                commit.op("SADD", self._k("user", user, "challenges"), after.id)
+        else:
+            commit.op("ZREM", self._k("challenges", "expiry"), after.id)
+            for user in users:
+                commit.op("SREM", self._k("user", user, "challenges"), after.id)
+            commit.op("EXPIRE", key, str(7 * 86400))
+
+    async def save_challenge(self, before: Challenge | None, after: Challenge) -> None:
+        commit = _Commit()
+        self._challenge_ops(commit, before, after)
+        await self._run(commit)
+
+    # -- reads ----------------------------------------------------------------------------------------------------
+
+    async def load_game(self, game_id: str) -> GameState | None:
+        games = await self.load_games([game_id])
+        return games[0] if games else None
+
+    async def load_games(self, game_ids: Sequence[str]) -> list[GameState]:
+        """The games that exist among ``game_ids``, in order; each read is consistent (one MULTI)."""
+        if not game_ids:
+            return []
+        async with self._r.pipeline(transaction=True) as pipe:
+            for game_id in game_ids:
+                key = self._game_key(game_id)
+                pipe.hmget(key, ["v", "state"])
+                pipe.lrange(key + ":moves", 0, -1)
+            replies = await pipe.execute()
+        games = []
+        for i in range(0, len(replies), 2):
+            (version, state), moves = replies[i], replies[i + 1]
+            if version is None or state is None:
+                continue
+            games.append(GameState.from_json(state, tuple(_text(m) for m in moves), int(version)))
+        return games
+
+    async def load_challenge(self, challenge_id: str) -> Challenge | None:
+        version, state = await self._r.hmget(self._k("challenge", challenge_id), ["v", "state"])
+        if version is None or state is None:
+            return None
+        return Challenge.from_json(state, int(version))
+
+    async def due_games(self, now: float, limit: int) -> list[str]:
+        ids = await self._r.zrangebyscore(self._k("deadlines"), "-inf", now, start=0, num=limit)
+        return [_text(i) for i in ids]
+
+    async def due_challenges(self, now: float, limit: int) -> list[str]:
+        ids = await self._r.zrangebyscore(self._k("challenges", "expiry"), "-inf", now, start=0, num=limit)
+        return [_text(i) for i in ids]
+
+    async def active_game_ids(self) -> list[str]:
+        return [_text(i) for i in await self._r.zrange(self._k("deadlines"), 0, -1)]
+
+    async def user_games(self, user_id: str) -> list[str]:
+        return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "games")))
+
+    async def channel_games(self, guild_id: str, channel_id: str) -> list[str]:
+        return sorted(_text(i) for i in await self._r.smembers(self._channel_key(guild_id, channel_id)))
+
+    async def user_challenges(self, user_id: str) -> list[str]:
+        return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "challenges")))
+
+    async def history(self, user_id: str, limit: int) -> list[str]:
+        ids = await self._r.zrevrange(self._k("user", user_id, "history"), 0, limit - 1)
+        return [_text(i) for i in ids]
+
+    async def read_ratings(self, keys: Sequence[tuple[str, str, str]]) -> list[Rating]:
+        async with self._r.pipeline(transaction=True) as pipe:
+            for scope, variant, user_id in keys:
+                pipe.hmget(self._rating_key(scope, variant, user_id), list(_RATING_FIELDS))
+            replies = await pipe.execute()
+        ratings = []
+        for values in replies:
+            if values[0] is None:
+                ratings.append(Rating())
+                continue
+            r, rd, vol = (float(v) for v in values[:3])
+            games, wins, losses, draws = (int(v) for v in values[3:])
+            ratings.append(Rating(r, rd, vol, games, wins, losses, draws))
+        return ratings
+
+    async def pair_day_count(self, a: str, b: str, day: str) -> int:
+        value = await self._r.get(self._pair_day_key(a, b, day))
+        return int(value) if value is not None else 0
+
+    async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[str, float]]:
+        rows: Any = await self._r.zrevrange(self._k("lb", scope, variant), 0, limit - 1, withscores=True)
+        return [(_text(uid), float(score)) for uid, score in rows]
+
+    async def rank(self, scope: str, variant: str, user_id: str) -> int | None:
+        place: Any = await self._r.zrevrank(self._k("lb", scope, variant), user_id)
+        return None if place is None else int(place) + 1
+
+    async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]:
+        raw = await self._r.hgetall(self._k("vsbot", scope, variant, user_id))
+        counts: dict[str, dict[str, int]] = {}
+        for field, value in raw.items():
+            level, _, outcome = _text(field).rpartition(":")
+            counts.setdefault(level, {})[outcome] = int(value)
+        return {lv: (c.get("wins", 0), c.get("losses", 0), c.get("draws", 0)) for lv, c in sorted(counts.items())}
+
+    async def set_names(self, names: dict[str, str]) -> None:
+        if names:
+            await self._r.hset(self._k("names"), mapping=names)  # type: ignore[arg-type]
+
+    async def names(self, user_ids: Sequence[str]) -> dict[str, str]:
+        if not user_ids:
+            return {}
+        values = await self._r.hmget(self._k("names"), list(user_ids))
+        return {uid: _text(v) for uid, v in zip(user_ids, values, strict=True) if v is not None}

@@ -1,0 +1,37 @@
+-- Guarded commit: check every precondition, then apply every write, atomically (one EVALSHA).
+--
+-- KEYS: every key the commit reads or writes.
+-- ARGV[1]: JSON {"c": checks, "o": ops}
+--   a check is [tag, kind, key index, field, expected]; kind is
+--     "hget"   HGET key field           (a missing field reads as "")
+--     "get"    GET key                  (a missing key reads as "")
+--     "scard"  SCARD key                (as a decimal string)
+--     "exists" EXISTS key               ("0" or "1")
+--   an op is [command, key index, arg...]: a write command run as redis.call(command, KEYS[i], arg...).
+-- Returns {1} when applied, or {0, tag, actual} for the first check that failed (nothing is written then).
+local spec = cjson.decode(ARGV[1])
+for _, c in ipairs(spec.c) do
+  local tag, kind, key = c[1], c[2], KEYS[c[3]]
+  local actual
+  if kind == "hget" then
+    actual = redis.call("HGET", key, c[4])
+  elseif kind == "get" then
+    actual = redis.call("GET", key)
+  elseif kind == "scard" then
+    actual = tostring(redis.call("SCARD", key))
+  elseif kind == "exists" then
+    actual = tostring(redis.call("EXISTS", key))
+  else
+    return redis.error_reply("unknown check kind " .. tostring(kind))
+  end
+  if actual == false then
+    actual = ""
+  end
+  if actual ~= c[5] then
+    return {0, tag, actual}
+  end
+end
+for _, o in ipairs(spec.o) do
+  redis.call(o[1], KEYS[o[2]], unpack(o, 3))
+end
+return {1}

@@ -1,0 +1,137 @@
+"""Fixtures for the game service: the real Redis store, a real in-process AI chooser, a clock the test moves."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from ai.api import GameInput, Limits, SearchResult, choose_move
+from bot.service import Event, GameService, GameView
+from bot.settings import Settings
+from bot.store import NAMESPACE, RedisGameStore
+
+START = 1_700_000_000.0
+
+
+class ThreadChooser:
+    """The AI boundary implemented in-process: :func:`ai.api.choose_move` in a worker thread (not a mock: a second,
+    simpler implementation of what the process pool does)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
+        self.calls += 1
+        return await asyncio.to_thread(choose_move, level, game, limits, seed)
+
+
+class SlowChooser(ThreadChooser):
+    """Thinks until released, so a test can change the game while the AI thinks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.asked = asyncio.Event()
+
+    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
+        self.asked.set()
+        await self.release.wait()
+        return await super().choose(level, game, limits, seed)
+
+
+class Clock:
+    """Epoch seconds that only move when the test says so."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class EventLog:
+    """An event sink that keeps what it hears."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.games: list[GameView | None] = []
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
+        self.games.append(game)
+        self.events.extend(events)
+
+
+def make_settings(**overrides: Any) -> Settings:
+    values: dict[str, Any] = {"exhibition_move_delay": 0.0, "ai_think_time_default": 0.05}
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+ServiceFactory = Callable[..., GameService]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def events() -> EventLog:
+    return EventLog()
+
+
+@pytest.fixture
+def chooser() -> ThreadChooser:
+    return ThreadChooser()
+
+
+@pytest.fixture
+async def make_service(
+    redis_client: aioredis.Redis, clock: Clock, events: EventLog, chooser: ThreadChooser
+) -> AsyncIterator[ServiceFactory]:
+    """Builds services on the session Redis (emptied for this test); every one is closed at teardown."""
+    made: list[GameService] = []
+
+    def factory(client: aioredis.Redis | None = None, chooser_: Any = None, **overrides: Any) -> GameService:
+        service = GameService(
+            RedisGameStore(client if client is not None else redis_client),
+            chooser_ if chooser_ is not None else chooser,
+            make_settings(**overrides),
+            clock=clock,
+            sink=events,
+        )
+        made.append(service)
+        return service
+
+    yield factory
+    for service in made:
+        await service.close()
+
+
+@pytest.fixture
+def service(make_service: ServiceFactory) -> GameService:
+    return make_service()
+
+
+async def snapshot(client: aioredis.Redis) -> dict[bytes, Any]:
+    """Every King Me key with its type and value, to prove a refused request changed nothing."""
+    out: dict[bytes, Any] = {}
+    async for key in client.scan_iter(match=f"{NAMESPACE}:*"):
+        raw_kind = await client.type(key)
+        kind = raw_kind.decode() if isinstance(raw_kind, bytes) else raw_kind
+        getters: dict[str, Callable[[bytes], Awaitable[Any]]] = {
+            "string": client.get,
+            "hash": client.hgetall,
+            "list": lambda k: client.lrange(k, 0, -1),
+            "set": client.smembers,
+            "zset": lambda k: client.zrange(k, 0, -1, withscores=True),
+        }
+        out[key] = (kind, await getters[kind](key))
+    return out

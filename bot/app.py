@@ -1,0 +1,124 @@
+"""The Discord client of King Me, and the event relay between the game service and it.
+
+The composition root builds the parts and injects them; :class:`KingMeBot` builds nothing itself::
+
+    relay = EventRelay()
+    service = GameService(store, pool, settings, sink=relay)
+    bot = KingMeBot(service, settings, metrics=metrics, relay=relay)
+    await service.start()
+    await bot.start(token)
+
+The service needs its event sink when it is constructed, before the bot exists, and the bot may be replaced while the
+service runs on; :class:`EventRelay` is that sink, and the running bot attaches to it in ``setup_hook``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.games import DYNAMIC_ITEMS, GamesCog
+from bot.metrics import Metrics
+from bot.service import Event, EventSink, GameService, GameView
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class EventRelay:
+    """An :class:`~bot.service.EventSink` that forwards to whichever front end is attached.
+
+    Events published while nothing is attached (between a bot's close and the next one's start) wait in a bounded
+    backlog and are delivered when a front end attaches. A failing front end is logged; the service never sees it.
+    """
+
+    def __init__(self, backlog: int = 200) -> None:
+        self._target: EventSink | None = None
+        self._backlog: collections.deque[tuple[GameView | None, tuple[Event, ...]]] = collections.deque(maxlen=backlog)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def attached(self) -> bool:
+        return self._target is not None
+
+    def attach(self, target: EventSink) -> None:
+        """Deliver events to ``target`` from now on, starting with the backlog."""
+        self._target = target
+        if self._backlog:
+            pending = list(self._backlog)
+            self._backlog.clear()
+            task = asyncio.get_running_loop().create_task(self._replay(target, pending), name="kingme-event-backlog")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def detach(self, target: EventSink | None = None) -> None:
+        """Stop delivering (to ``target`` only, when given)."""
+        if target is None or self._target is target:
+            self._target = None
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
+        target = self._target
+        if target is None:
+            self._backlog.append((game, tuple(events)))
+            return
+        try:
+            await target.publish(game, events)
+        except Exception:
+            log.exception("the front end failed to show %d events", len(events))
+
+    async def _replay(self, target: EventSink, pending: list[tuple[GameView | None, tuple[Event, ...]]]) -> None:
+        for game, events in pending:
+            try:
+                await target.publish(game, events)
+            except Exception:
+                log.exception("the front end failed to show %d events from the backlog", len(events))
+
+
+class KingMeBot(commands.Bot):
+    """King Me on Discord: the ``/checkers`` commands and their restart-proof components.
+
+    ``options`` go to :class:`discord.ext.commands.Bot` (tests pass ``guild_ready_timeout``). No privileged intent is
+    used: slash commands and components need none.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        settings: Settings,
+        *,
+        metrics: Metrics | None = None,
+        relay: EventRelay | None = None,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", discord.Intents.default())
+        options.setdefault("help_command", None)
+        super().__init__(command_prefix=commands.when_mentioned, **options)
+        self.service = service
+        self.settings = settings
+        self.metrics = metrics
+        self.relay = relay
+        self.games: GamesCog | None = None
+
+    async def setup_hook(self) -> None:
+        self.games = GamesCog(self, self.service, self.settings)
+        await self.add_cog(self.games)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.relay is not None:
+            self.relay.attach(self.games)
+        if self.settings.discord_guild_id is not None:
+            guild = discord.Object(id=self.settings.discord_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        if self.relay is not None and self.games is not None:
+            self.relay.detach(self.games)
+        await super().close()

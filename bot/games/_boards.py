@@ -1,0 +1,151 @@
+"""Where each game's board message is, and keeping it current.
+
+This is presentation, not game state: the newest :class:`GameView` seen and the message showing it, so an AI move or
+a timeout (which arrive through the event sink, outside any interaction) edits the right message, and two updates of
+one game never overwrite each other out of order. After a restart nothing is known; the first update then finds the
+game's thread by its name (it ends with the game id) or posts a fresh board in the game's channel, and a click on an
+old board re-registers that message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import weakref
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.games._render import board_content, board_embed
+from bot.games._views import board_controls
+from bot.service import GameState, GameView
+
+log = logging.getLogger(__name__)
+_THREAD_GAME = re.compile(r"· ([0-9A-Za-z_-]{6,40})$")
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def thread_name(view: GameView) -> str:
+    """A game thread's name; it ends with the game id, which is how the bot finds the game of a thread."""
+    game = view.game
+    return f"{game.black.name[:40]} vs {game.white.name[:40]} · {game.id}"
+
+
+def game_id_of_thread(channel: object) -> str | None:
+    if isinstance(channel, discord.Thread):
+        match = _THREAD_GAME.search(channel.name)
+        return match[1] if match else None
+    return None
+
+
+def board_fields(view: GameView, selected: int | None = None) -> dict[str, Any]:
+    """The keyword arguments that show ``view`` as a board message."""
+    fields: dict[str, Any] = {"content": board_content(view), "embed": board_embed(view), "allowed_mentions": MENTIONS}
+    controls = board_controls(view, selected)
+    if controls is not None:
+        fields["view"] = controls
+    return fields
+
+
+def edit_fields(view: GameView, selected: int | None = None) -> dict[str, Any]:
+    """Like :func:`board_fields`, for an edit (a finished game's edit removes the components)."""
+    fields = board_fields(view, selected)
+    fields.setdefault("view", None)
+    return fields
+
+
+@dataclass
+class Spot:
+    channel_id: int
+    message_id: int | None = None
+
+
+class BoardKeeper:
+    """The board message of each game and the newest view of it, with a lock per game for ordered updates."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+        self._spots: dict[str, Spot] = {}
+        self._views: dict[str, GameView] = {}
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._opening: dict[int, asyncio.Event] = {}
+
+    # -- bookkeeping --------------------------------------------------------------------------------------------------
+
+    def newest(self, view: GameView) -> GameView:
+        """Remember ``view`` unless a newer one of the game is known; returns the newest."""
+        known = self._views.get(view.id)
+        if known is not None and known.version > view.version:
+            return known
+        self._views[view.id] = view
+        return view
+
+    def place(self, game_id: str, channel_id: int, message_id: int | None) -> None:
+        self._spots[game_id] = Spot(channel_id, message_id)
+
+    def spot(self, game_id: str) -> Spot | None:
+        return self._spots.get(game_id)
+
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: str) -> AsyncIterator[None]:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        async with lock:
+            yield
+
+    @contextlib.asynccontextmanager
+    async def opening(self, channel_id: int) -> AsyncIterator[None]:
+        """Mark a game being opened in ``channel_id``: an update for a game of that channel with no known board
+        waits until the opening command has placed its board (instead of posting a second one)."""
+        event = self._opening.setdefault(channel_id, asyncio.Event())
+        try:
+            yield
+        finally:
+            event.set()
+            if self._opening.get(channel_id) is event:
+                del self._opening[channel_id]
+
+    # -- where a game is shown ------------------------------------------------------------------------------------
+
+    def home(self, game: GameState) -> int:
+        """The channel (or thread) where the game is played."""
+        spot = self._spots.get(game.id)
+        if spot is not None:
+            return spot.channel_id
+        parent = self._client.get_channel(int(game.channel_id))
+        for thread in getattr(parent, "threads", []):
+            if game_id_of_thread(thread) == game.id:
+                return int(thread.id)
+        return int(game.channel_id)
+
+    def messageable(self, channel_id: int) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(channel_id)
+
+    # -- showing a change -------------------------------------------------------------------------------------------
+
+    async def refresh(self, view: GameView) -> None:
+        """Show the newest view of the game on its board message (posting one when none is known)."""
+        opening = self._opening.get(int(view.game.channel_id))
+        if opening is not None and view.id not in self._spots:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(opening.wait(), 5.0)
+        async with self.lock(view.id):
+            view = self.newest(view)
+            spot = self._spots.get(view.id)
+            channel_id = self.home(view.game)
+            if spot is not None and spot.message_id is not None:
+                message = self.messageable(spot.channel_id).get_partial_message(spot.message_id)
+                try:
+                    await message.edit(**edit_fields(view))
+                    return
+                except discord.NotFound:
+                    log.info("the board of game %s was deleted: posting a new one", view.id)
+                channel_id = spot.channel_id
+            sent = await self.messageable(channel_id).send(**board_fields(view))
+            self.place(view.id, channel_id, sent.id)

@@ -1,0 +1,33 @@
+"""Short texts the cog says to people (errors and acknowledgements that are not the service's own)."""
+
+from __future__ import annotations
+
+NO_GAME_HERE = "you have no game in this channel: start one with `/checkers play` or `/checkers challenge`"
+NO_GAME_TO_SHOW = "there is no game in this channel right now"
+NO_FINISHED_GAME = "you have no finished game to play again"
+NOT_A_PLAYER = "you are not playing in this game"
+CHALLENGE_A_BOT = "you cannot challenge a bot: use `/checkers play` to play the AI"
+CHALLENGE_NOT_YOURS = "this challenge is between other players"
+POSITION_CHALLENGE = (
+    "a challenge from a set-up position is not available yet: use `/checkers play position:` against the AI"
+)
+POSITION_CHANGED = "The position changed before your click arrived: here is the current board."
+GAME_ENDED = "This game is over: {end}."
+INTERNAL = "something went wrong on our side; the game is safe, please try again"
+GUILD_ONLY = "King Me works in servers: use the commands in a server channel"
+BAD_OPTION = "one of the options has a value that does not fit: check it and try again"
+MOVE_HINT = (
+    "Choose a piece, then its move, in the menus under the board; or type `/checkers move 11-15` "
+    "(squares are numbered 1–32 from the top left, row by row; a capture is written 15x24, a multi-jump 1x10x19)."
+)
+
+
+def turn_of(name: str) -> str:
+    return f"it is {name}'s turn: wait for your move"
+
+
+def short(text: str, limit: int = 300) -> str:
+    """A message for an ephemeral reply: capitalised, at most ``limit`` characters."""
+    text = text.strip() or INTERNAL
+    text = text[0].upper() + text[1:]
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,88 @@
+"""Answering interactions inside Discord's 3-second deadline, and recording how long the first answer took.
+
+Every first response of the cog goes through :func:`send` or :func:`update` (or :func:`within_deadline`'s deferral), so
+the latency metric and the choice between a first response and a follow-up live in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+from bot.metrics import Metrics
+
+T = TypeVar("T")
+DEFER_AFTER = 1.5
+"""Seconds a handler may work before the interaction is deferred (Discord drops answers later than 3 s)."""
+
+
+def kind_of(interaction: discord.Interaction[Any]) -> str:
+    if interaction.type is discord.InteractionType.component:
+        return "component"
+    if interaction.type is discord.InteractionType.autocomplete:
+        return "autocomplete"
+    return "command"
+
+
+def metrics_of(interaction: discord.Interaction[Any]) -> Metrics | None:
+    metrics = getattr(interaction.client, "metrics", None)
+    return metrics if isinstance(metrics, Metrics) else None
+
+
+def observe(interaction: discord.Interaction[Any]) -> None:
+    """Record the time from the interaction's creation to now as its first-response latency."""
+    metrics = metrics_of(interaction)
+    if metrics is not None:
+        seconds = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+        metrics.interaction_latency.labels(kind_of(interaction)).observe(seconds)
+
+
+async def within_deadline(interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = False) -> T:
+    """Await ``work``; if the interaction gets older than :data:`DEFER_AFTER` first, defer it (a component click
+    gets a deferred update, a command a "thinking…" message) so the answer can come later."""
+    task = asyncio.ensure_future(work)
+    elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    done, _ = await asyncio.wait({task}, timeout=min(DEFER_AFTER, max(0.0, DEFER_AFTER - elapsed)))
+    if not done and not interaction.response.is_done():
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        observe(interaction)
+    return await task
+
+
+async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **fields: Any) -> int | None:
+    """A new message answering the interaction (its first response, or a follow-up); returns its id."""
+    fields = {k: v for k, v in fields.items() if v is not None}
+    if not interaction.response.is_done():
+        callback = await interaction.response.send_message(ephemeral=ephemeral, **fields)
+        observe(interaction)
+        return callback.message_id
+    if interaction.type is discord.InteractionType.application_command and _is_thinking(interaction):
+        if "file" in fields:
+            fields["attachments"] = [fields.pop("file")]
+        original = await interaction.edit_original_response(**fields)
+        interaction.extras["thinking"] = False
+        return original.id
+    followup = await interaction.followup.send(ephemeral=ephemeral, wait=True, **fields)
+    return followup.id
+
+
+async def update(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """Replace the message whose component was used (the first response, or an edit after a deferred update)."""
+    if not interaction.response.is_done():
+        await interaction.response.edit_message(**fields)
+        observe(interaction)
+    else:
+        await interaction.edit_original_response(**fields)
+
+
+def _is_thinking(interaction: discord.Interaction[Any]) -> bool:
+    """True while a deferred command's "thinking…" message waits for its content."""
+    return bool(interaction.extras.get("thinking", True)) and interaction.response.type is (
+        discord.InteractionResponseType.deferred_channel_message
+    )

@@ -1,0 +1,158 @@
+"""Games between two people: challenge, accept into a thread, moves by both, draw offers, resignation, ratings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.emulator import Message, User
+from bot.settings import Settings
+from tests.bot.discord.conftest import (
+    Harness,
+    board_state,
+    component,
+    custom_ids,
+    description,
+    eventually,
+    play_first_move,
+)
+
+
+def to_move(harness: Harness, board: Message) -> User:
+    match = re.match(r"<@(\d+)>, your move", board.content)
+    assert match, f"the board does not name the player to move: {board.content!r}"
+    return harness.emulator.state.users[int(match[1])]
+
+
+async def start_game(harness: Harness, threads: bool = True) -> tuple[Message, User, User]:
+    """alice challenges bob, bob accepts; returns the board and (Black, White)."""
+    emulator = harness.emulator
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    offer = (await harness.command(alice, "challenge", {"opponent": bob, "turn_time": 300})).message
+    assert f"<@{bob.id}>" in offer.content and not offer.ephemeral
+    accept = component(offer, "km:c:accept:")
+    assert accept is not None
+
+    refused = await emulator.click(carol, offer, accept["custom_id"])
+    assert refused.message.ephemeral and "for bob" in refused.message.content
+    assert component(offer, "km:c:accept:") is not None, "a refused click changes nothing"
+
+    await emulator.click(bob, offer, accept["custom_id"])
+    assert "accepted" in offer.content and custom_ids(offer) == []
+    if threads:
+        await eventually(lambda: len(emulator.threads()) == 1, what="the game's thread")
+        [thread] = emulator.threads()
+        await eventually(lambda: bool(emulator.messages(thread)), what="the board in the thread")
+        board = emulator.messages(thread)[0]
+        assert thread.name.startswith("alice vs bob") or thread.name.startswith("bob vs alice")
+    else:
+        await eventually(lambda: board_state(emulator.messages()[-1]) is not None, what="the board")
+        board = emulator.messages()[-1]
+    black = to_move(harness, board)
+    white = bob if black is alice else alice
+    return board, black, white
+
+
+async def test_challenge_moves_draw_declined_resignation_and_leaderboard(harness: Harness) -> None:
+    emulator = harness.emulator
+    carol = harness.user("carol")
+    board, black, white = await start_game(harness)
+    thread = emulator.threads()[0]
+
+    # the wrong player and a spectator cannot use the move controls
+    piece = component(board, "km:p:")
+    assert piece is not None
+    before = board_state(board)
+    for intruder, text in ((white, "turn"), (carol, "not playing")):
+        refused = await emulator.select(intruder, board, piece["custom_id"], [piece["options"][0]["value"]])
+        assert refused.message.ephemeral and text in refused.message.content
+    assert board_state(board) == before and component(board, "km:m:") is None
+
+    await play_first_move(harness, black, board)
+    assert to_move(harness, board) is white, "the board mentions the next player"
+    await eventually(lambda: any(f"<@{white.id}>" in m.content for m in emulator.messages(thread)[1:]))
+    await play_first_move(harness, white, board)
+    assert to_move(harness, board) is black
+
+    # a draw offer, declined
+    draw = component(board, "km:b:draw:")
+    assert draw is not None
+    await emulator.click(black, board, draw["custom_id"])
+    assert "offers a draw" in description(board)
+    decline = component(board, "km:b:drawno:")
+    assert decline is not None and component(board, "km:b:drawyes:") is not None
+    refused = await emulator.click(black, board, decline["custom_id"])
+    assert refused.message.ephemeral, "only the other player answers a draw offer"
+    await emulator.click(white, board, decline["custom_id"])
+    assert "offers a draw" not in description(board) and component(board, "km:b:drawno:") is None
+
+    # the typed form of a move, and its autocomplete
+    reply = await emulator.autocomplete(black, ["checkers", "move"], {"move": ""}, "move", channel=thread)
+    legal = [c["value"] for c in reply.choices]
+    assert legal
+    played = await harness.command(black, "move", {"move": legal[0]}, channel=thread)
+    assert played.message.ephemeral and legal[0] in played.message.content
+    await eventually(lambda: to_move(harness, board) is white, what="the board after a typed move")
+
+    # resignation by White ends the game with rating changes; the board loses its controls
+    resign = await harness.command(white, "resign", channel=thread)
+    assert resign.message.ephemeral
+    await eventually(lambda: board.content == "Game over.", what="the finished board")
+    assert custom_ids(board) == []
+    await eventually(lambda: any("Ratings:" in m.content for m in emulator.messages(thread)), what="the result")
+    result = next(m for m in emulator.messages(thread) if "Ratings:" in m.content)
+    assert "resign" in result.content.lower() and "→" in result.content
+
+    table = (await harness.command(carol, "leaderboard")).message
+    text = table.embeds[0]["description"]
+    assert black.name in text and white.name in text
+    assert text.index(black.name) < text.index(white.name), "the winner ranks first"
+
+
+async def test_outdated_board_click_gets_a_fresh_board(harness: Harness) -> None:
+    emulator = harness.emulator
+    board, black, white = await start_game(harness)
+    thread = emulator.threads()[0]
+    second = (await harness.command(white, "board", channel=thread)).message
+    assert board_state(second) == board_state(board)
+    await play_first_move(harness, black, board)
+
+    stale = component(second, "km:p:")
+    assert stale is not None
+    await emulator.select(white, second, stale["custom_id"], [stale["options"][0]["value"]])
+    await eventually(
+        lambda: any(
+            "position changed" in m.content for m in emulator.messages(thread, visible_to=white) if m.ephemeral
+        ),
+        what="the ephemeral note",
+    )
+    assert board_state(second) == board_state(board), "the outdated board now shows the current position"
+
+
+async def test_no_thread_when_threads_are_off(
+    harness: Harness, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert harness.bot is not None and harness.bot.games is not None
+    # Settings has no field for it yet: the cog reads ``game_threads`` with getattr (default on)
+    monkeypatch.setattr(harness.bot.games, "settings", settings.model_copy(update={"game_threads": False}))
+    board, black, _ = await start_game(harness, threads=False)
+    assert harness.emulator.threads() == [] and board.channel_id == harness.emulator.channel.id
+    await play_first_move(harness, black, board)
+
+
+async def test_timeout_and_expired_challenge_are_announced(harness: Harness) -> None:
+    emulator = harness.emulator
+    assert harness.service is not None
+    alice, carol = harness.user("alice"), harness.user("carol")
+    board, black, _ = await start_game(harness)
+    thread = emulator.threads()[0]
+    offer = (await harness.command(carol, "challenge", {"opponent": alice}, channel=thread)).message
+
+    harness.clock.advance(harness.settings.turn_time_max + 1)
+    await harness.service.sweep()
+    await eventually(lambda: board.content == "Game over.", what="the timed-out board")
+    assert "time" in description(board).lower()
+    await eventually(lambda: "expired" in offer.content, what="the expired challenge")
+    assert custom_ids(offer) == []
+    assert black is not None

@@ -1,0 +1,132 @@
+"""The command set, help, export, board text, stats and history, exhibitions, and bad input in every option."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.emulator import Message
+from bot.games import command_list
+from tests.bot.discord.conftest import Harness, board_state, description, eventually, play_first_move
+from tests.bot.service.conftest import snapshot
+
+# The README's command list is generated from the registered commands; this is what they must be.
+COMMANDS: dict[str, list[str]] = {
+    "play": ["level", "colour", "variant", "position", "think"],
+    "challenge": ["opponent", "variant", "turn_time", "position"],
+    "move": ["move"],
+    "board": ["text"],
+    "resign": [],
+    "draw": [],
+    "takeback": [],
+    "rematch": [],
+    "leaderboard": ["scope", "variant"],
+    "stats": ["user"],
+    "history": ["user"],
+    "export": ["game"],
+    "watch": ["level_a", "level_b", "variant"],
+    "help": [],
+}
+
+
+def short_ephemeral(message: Message) -> str:
+    assert message.ephemeral, f"not ephemeral: {message.content!r}"
+    assert 0 < len(message.content) <= 300 and not message.embeds, message.content
+    return message.content
+
+
+async def test_registered_commands_match_the_list(harness: Harness) -> None:
+    [group] = harness.emulator.registered_commands()
+    assert group.name == "checkers" and group.guild_id is None
+    registered = {sub["name"]: [o["name"] for o in sub.get("options") or []] for sub in group.options}
+    assert registered == COMMANDS
+    usages = [usage for usage, _ in command_list()]
+    assert [u.split()[1] for u in usages] == list(registered)
+
+
+async def test_help_lists_every_command_and_level(harness: Harness) -> None:
+    reply = await harness.command(harness.user("carol"), "help")
+    assert reply.message.ephemeral
+    text = description(reply.message) + str(reply.message.embeds[0].get("fields"))
+    for name in COMMANDS:
+        assert f"/checkers {name}" in text
+    for level in ("easy", "medium", "hard", "master"):
+        assert f"**{level}**" in text
+
+
+async def test_board_text_export_stats_history_and_rematch(harness: Harness) -> None:
+    alice = harness.user("alice")
+    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    game_id = board_state(board)[0]  # type: ignore[index]
+
+    plain = (await harness.command(alice, "board", {"text": True})).message
+    assert plain.ephemeral and "Legal moves: 9-13, 10-14" in plain.content and "Black men: 1, 2" in plain.content
+
+    exported = (await harness.command(alice, "export")).message
+    assert exported.ephemeral
+    [attachment] = exported.attachments
+    assert attachment.filename == f"kingme-{game_id}.pdn"
+    pdn = attachment.data.decode()
+    assert '[Black "alice"]' in pdn and '[White "AI (easy)"]' in pdn and "B:W21" in exported.content
+
+    await play_first_move(harness, alice, board)
+    await eventually(lambda: "thinking" not in board.content and board_state(board) is not None)
+    assert "Last move" in str(board.embeds[0]["fields"])
+    took_back = (await harness.command(alice, "takeback")).message
+    assert took_back.ephemeral and "took back" in took_back.content
+    await eventually(lambda: "Last move" not in str(board.embeds[0]["fields"]), what="the board after a takeback")
+    resigned = (await harness.command(alice, "resign")).message
+    assert resigned.ephemeral
+    await eventually(lambda: board.content == "Game over.")
+
+    history = (await harness.command(alice, "history")).message
+    assert "lost" in history.embeds[0]["description"] and game_id in history.embeds[0]["description"]
+    stats = (await harness.command(alice, "stats")).message
+    assert "easy: 0 won, 1 lost, 0 drawn" in str(stats.embeds[0]["fields"])
+
+    again = (await harness.command(alice, "rematch")).message
+    assert board_state(again) is None and "thinking" in again.content, "colours swapped: the AI opens"
+    await eventually(lambda: board_state(again) is not None, what="the AI's opening move")
+
+
+async def test_watch_plays_an_exhibition_out_in_the_message(harness: Harness) -> None:
+    reply = await harness.command(
+        harness.user("bob"), "watch", {"level_a": "easy", "level_b": "easy", "variant": "mini"}
+    )
+    board = reply.message
+    assert "AI (easy)" in board.embeds[0]["title"] and board_state(board) is None
+    await eventually(lambda: board.content == "Game over.", within=20, what="the end of the exhibition")
+    assert "🏁" in description(board)
+
+
+async def test_bad_input_gets_a_short_ephemeral_answer_and_changes_nothing(harness: Harness) -> None:
+    emulator = harness.emulator
+    alice, bob = harness.user("alice"), harness.user("bob")
+    robot = emulator.add_user("robot", bot=True)
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("play", {"level": "godlike"}, "unknown ai level"),
+        ("play", {"variant": "chess"}, "chess"),
+        ("play", {"position": "W:not a fen"}, "not a fen"),
+        ("watch", {"level_a": "easy", "level_b": "nobody"}, "unknown ai level"),
+        ("challenge", {"opponent": robot}, "bot"),
+        ("challenge", {"opponent": emulator.bot_user}, "bot"),
+        ("challenge", {"opponent": alice}, "yourself"),
+        ("challenge", {"opponent": bob, "variant": "chess"}, "chess"),
+        ("move", {"move": "11-15"}, "no game"),
+        ("export", {"game": "nosuchgame"}, "no game"),
+        ("resign", {}, "no game"),
+    ]
+    before = await snapshot(harness.redis)
+    for name, options, expected in cases:
+        reply = await harness.command(alice, name, options)
+        assert expected in short_ephemeral(reply.message).lower(), (name, options, reply.message.content)
+    assert await snapshot(harness.redis) == before
+    assert emulator.messages() == [], "nothing public was posted"
+
+    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    state = board_state(board)
+    for move in ("11-99", "hello", "9-14x"):
+        reply = await harness.command(alice, "move", {"move": move})
+        short_ephemeral(reply.message)
+    reply = await harness.command(bob, "move", {"move": "9-13"})
+    assert "no game" in short_ephemeral(reply.message).lower()
+    assert board_state(board) == state

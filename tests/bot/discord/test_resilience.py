@@ -1,0 +1,76 @@
+"""What players complain about elsewhere: dead buttons after a restart, and "interaction failed" when the AI is busy."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ai.api import GameInput, Limits
+from bot.games import _respond
+from core import get_variant
+from tests.bot.discord.conftest import Harness, board_state, eventually, play_first_move
+
+
+async def test_a_click_on_the_old_board_works_after_a_restart(harness: Harness) -> None:
+    emulator = harness.emulator
+    alice = harness.user("alice")
+    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    first = board_state(board)
+    await play_first_move(harness, alice, board)
+    await eventually(lambda: board_state(board) not in (None, first), what="the AI's first answer")
+    before = board_state(board)
+
+    await harness.restart()
+    assert emulator.gateway.identifies == 2
+
+    await play_first_move(harness, alice, board)  # the message was sent by the previous bot process
+    await eventually(
+        lambda: board_state(board) not in (None, before) and "thinking" not in board.content,
+        what="the AI's answer after the restart",
+    )
+    state = board_state(board)
+    assert state is not None and before is not None and state[0] == before[0] and state[1] == before[1] + 2
+
+
+async def test_answers_within_three_seconds_while_every_ai_worker_is_busy(harness: Harness) -> None:
+    emulator = harness.emulator
+    alice = harness.user("alice")
+    start = GameInput("american", get_variant("american").start_fen, ("11-15", "23-19"))  # out of the book
+    busy = [
+        asyncio.create_task(harness.pool.choose("master", start, Limits(time=1.5), seed))
+        for seed in range(harness.pool.workers)
+    ]
+    await eventually(lambda: harness.pool.busy_workers == harness.pool.workers, what="busy workers")
+
+    reply = await harness.command(alice, "play", {"level": "easy", "colour": "white"})
+    board = reply.message
+    assert "thinking" in board.content and board_state(board) is None, "the AI moves first and is thinking"
+    assert reply.interaction.latency is not None and reply.interaction.latency < 1.0
+    assert not any(task.done() for task in busy), "the workers were still busy when the bot answered"
+    await eventually(lambda: board_state(board) is not None, within=10, what="the AI's first move")
+    assert any(task.done() for task in busy), "the AI's move waited for a free worker"
+    assert "Last move" in str(board.embeds[0]["fields"])
+    await asyncio.gather(*busy)
+
+    latencies = [r.latency for r in emulator.state.interactions.values()]
+    assert latencies and all(x is not None and x < 3.0 for x in latencies)
+    metrics = harness.metrics.render().decode()
+    assert 'kingme_interaction_seconds_count{kind="command"} 1.0' in metrics
+
+
+async def test_slow_answers_are_deferred_then_filled_in(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_respond, "DEFER_AFTER", 0.0)  # every handler is "slow": it defers first
+    emulator = harness.emulator
+    alice = harness.user("alice")
+    reply = await harness.command(alice, "play", {"level": "easy"})
+    assert reply.interaction.response_type == 5, 'a deferred command shows "thinking…"'
+    board = reply.message
+    assert not board.loading and board_state(board) is not None
+    first = board_state(board)
+    await play_first_move(harness, alice, board)  # each select gets a deferred update, then an edit
+    await eventually(lambda: board_state(board) not in (None, first), what="the AI's answer")
+    types = {r.response_type for r in emulator.state.interactions.values()}
+    assert types == {5, 6}
+    bad = await harness.command(alice, "move", {"move": "hello"})
+    assert bad.message.ephemeral and "not a move" in bad.message.content

@@ -8,7 +8,7 @@ import pytest
 
 from bot.emulator import Message, User
 from bot.settings import Settings
-from tests.bot.discord.conftest import (
+from tests.bot.frontend.conftest import (
     Harness,
     board_state,
     component,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bot.discord.conftest import Harness, board_state, description, eventually, play_first_move
+from tests.bot.frontend.conftest import Harness, board_state, description, eventually, play_first_move
 
 
 async def test_whole_game_against_easy_with_select_menus(harness: Harness) -> None:

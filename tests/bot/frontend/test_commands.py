@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.emulator import Message
 from bot.games import command_list
-from tests.bot.discord.conftest import Harness, board_state, description, eventually, play_first_move
+from tests.bot.frontend.conftest import Harness, board_state, description, eventually, play_first_move
 from tests.bot.service.conftest import snapshot
 
 # The README's command list is generated from the registered commands; this is what they must be.

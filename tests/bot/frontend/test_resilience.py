@@ -9,7 +9,7 @@ import pytest
 from ai.api import GameInput, Limits
 from bot.games import _respond
 from core import get_variant
-from tests.bot.discord.conftest import Harness, board_state, eventually, play_first_move
+from tests.bot.frontend.conftest import Harness, board_state, eventually, play_first_move
 
 
 async def test_a_click_on_the_old_board_works_after_a_restart(harness: Harness) -> None:

@@ -1,0 +1,142 @@
+"""The learning players: three reinforcement learners from the seed documents.
+
+- ``qlearning`` (:mod:`ai.learners.qlearning`, seed 000): values of transitions between abstract states.
+- ``lms`` (:mod:`ai.learners.lms`, seed 001): a linear board evaluation V̂(b) fitted by the LMS rule.
+- ``sarsa`` (:mod:`ai.learners.sarsa`, seed 003): linear SARSA over state-action features.
+
+Each learner has two faces. The *player* (a :class:`ai.api.Player`) plays greedily from frozen weights; by default it
+loads the weights shipped in ``ai/data/weights/<name>.json``. The *learner* (:class:`Learner`) owns weights that
+change: :mod:`ai.training` gives it one :class:`Episode` per side and game (two in self-play, sharing the weights), asks
+the episode for a move whenever its side is to move, and tells it when the game is over.
+
+A weights file is JSON: ``{"learner": name, "format": 1, "models": {variant: model}}``; each model is the learner's
+own dictionary (it keeps a ``"meta"`` entry on how it was trained). A player on a variant with no model of its own
+uses the ``american`` model, and with no file at all an untrained one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any, Protocol, TypeVar
+
+from ai.api import Player
+from core import Board, Color, Move, Outcome
+
+T = TypeVar("T")
+
+WEIGHTS_FORMAT = 1
+FALLBACK_VARIANT = "american"
+
+
+class Episode(Protocol):
+    """One side of one training game."""
+
+    def act(self, board: Board, rng: random.Random) -> Move:
+        """The move to play (the side is to move in ``board``, which has a legal move); learn from what happened since
+        the side's last move. ``board`` must be left as it was."""
+        ...
+
+    def finish(self, board: Board, outcome: Outcome) -> None:
+        """The game is over in ``board``: make the final update."""
+        ...
+
+
+class Learner(Protocol):
+    """Weights being learnt, and how to play training games with them."""
+
+    name: str
+
+    def new_game(self, variant: str) -> Board:
+        """The board a training game starts from."""
+        ...
+
+    def episode(self, color: Color) -> Episode:
+        """A new game's episode for ``color``."""
+        ...
+
+    def schedule(self, progress: float) -> None:
+        """Set the exploration and learning rates for the point ``progress`` (0 to 1) of the training run."""
+        ...
+
+    def player(self) -> Player:
+        """A greedy player with a frozen copy of the current weights."""
+        ...
+
+    def to_model(self) -> dict[str, Any]:
+        """The weights as JSON-able data (the value of one variant in a weights file's ``models``)."""
+        ...
+
+
+def argmax(values: Sequence[float], rng: random.Random) -> int:
+    """The index of the largest value, ties broken at random with ``rng`` (which is not used when there is no tie)."""
+    best = max(values)
+    ties = [i for i, v in enumerate(values) if v >= best - 1e-12]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
+
+
+def epsilon_greedy(values: Sequence[float], epsilon: float, rng: random.Random) -> int:
+    """A random index with probability ``epsilon``, else :func:`argmax`."""
+    if epsilon > 0.0 and len(values) > 1 and rng.random() < epsilon:
+        return rng.randrange(len(values))
+    return argmax(values, rng)
+
+
+def result_for(outcome: Outcome, color: Color) -> int:
+    """+1 if ``color`` won, −1 if it lost, 0 for a draw."""
+    if outcome.winner is None:
+        return 0
+    return 1 if outcome.winner is color else -1
+
+
+def schedule_value(start: float, end: float, progress: float) -> float:
+    """Linear interpolation from ``start`` (progress 0) to ``end`` (progress 1)."""
+    progress = min(1.0, max(0.0, progress))
+    return start + (end - start) * progress
+
+
+@cache
+def _shipped_file(name: str) -> dict[str, Any]:
+    try:
+        text = resources.files("ai").joinpath("data", "weights", f"{name}.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    data = json.loads(text)
+    return data if isinstance(data, dict) else {}
+
+
+def shipped_model(name: str, variant: str) -> dict[str, Any] | None:
+    """The shipped model of learner ``name`` for ``variant`` (or the ``american`` one), or None if there is none."""
+    models = _shipped_file(name).get("models", {})
+    if not isinstance(models, dict):
+        return None
+    model = models.get(variant, models.get(FALLBACK_VARIANT))
+    return model if isinstance(model, dict) else None
+
+
+def weights_document(name: str, models: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A weights file's content."""
+    return {"learner": name, "format": WEIGHTS_FORMAT, "models": models}
+
+
+def move_by_text(board: Board, text: str) -> Move:
+    """The legal move whose PDN text is ``text`` (falling back to the board's parser for other spellings)."""
+    for move in board.legal_moves:
+        if move.text() == text:
+            return move
+    return board.parse_move(text)
+
+
+def successors(board: Board, moves: Sequence[Move], measure: Callable[[Board], T]) -> list[T]:
+    """``measure(board)`` after each move (pushed, measured and popped in turn)."""
+    out: list[T] = []
+    for move in moves:
+        board.push(move)
+        try:
+            out.append(measure(board))
+        finally:
+            board.pop()
+    return out

@@ -1,0 +1,106 @@
+"""Search speed: nodes per second and the depth reached in a fixed time, on a fixed set of positions.
+
+    python benchmarks/search.py                     # master and hard, 1 s a position
+    python benchmarks/search.py --vs py-draughts    # and py-draughts's SimpleEngine in the same run
+    python benchmarks/search.py --time 2 --levels master
+
+py-draughts is not a dependency of King Me: with ``--vs py-draughts`` it runs in the throwaway venv ``.bench-venv``
+(created with ``py-draughts==1.10.1`` on first use, see ``benchmarks/_peer.py``), its captures made compulsory.
+The engines count nodes differently (King Me counts every node, quiescence included), so compare the depths too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ai.api import Limits, get_level
+from ai.search import Engine
+from ai.tt import TranspositionTable
+from core import Board
+
+POSITIONS: list[tuple[str, str]] = [
+    ("start", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"),
+    ("opening a", "W:W17,21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,8,10,11,12,16"),
+    ("opening b", "B:W18,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"),
+    ("shot 18-15", "W:W18,20,22,23,25,26,28,29,30,31,32:B1,2,3,4,5,9,10,11,12,16,19"),
+    ("shot 10-15", "B:W18,19,21,26,27,28,29,30,31:B2,3,4,5,7,8,9,10,12"),
+    ("trap 9-14", "B:W17,22,23,24,25,26,27,29:B3,4,6,9,10,11,12,13"),
+    ("middle game", "B:W15,19,21,26,28,29:B2,4,6,7,8,12"),
+    ("kings 3v2", "W:WK14,K23,K30:BK1,K6"),
+    ("kings and men", "B:WK10,21,25,30:BK27,K19,3,4"),
+    ("first position", "W:WK18,K19:BK27,12"),
+]
+
+
+@dataclass
+class Row:
+    nodes: int
+    depth: int
+    seconds: float
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_level(level: str, fen: str, seconds: float) -> Row:
+    board = Board(fen)
+    if level == "master":
+        result = Engine(board, Limits(time=seconds), TranspositionTable()).run(random.Random(0))
+    else:
+        result = get_level(level).factory().choose(board, Limits(time=seconds), random.Random(0))
+    return Row(result.nodes, result.depth, result.time)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="search speed: nodes per second and depth in a fixed time")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds a position (default 1)")
+    parser.add_argument("--levels", nargs="+", default=["master", "hard"])
+    parser.add_argument("--vs", choices=["py-draughts"], help="also run py-draughts's engine (in .bench-venv)")
+    args = parser.parse_args(argv)
+    columns = list(args.levels) + (["py-draughts"] if args.vs else [])
+    table: dict[str, list[Row]] = {name: [] for name in columns}
+    peer = None
+    if args.vs:
+        from benchmarks.pydraughts_worker import Client
+
+        peer = Client()
+    try:
+        for _name, fen in POSITIONS:
+            for level in args.levels:
+                table[level].append(run_level(level, fen, args.time))
+            if peer is not None:
+                reply = peer.search(fen, args.time)
+                table["py-draughts"].append(Row(int(reply["nodes"]), int(reply["depth"]), float(reply["time"])))
+    finally:
+        if peer is not None:
+            peer.close()
+    head = f"{'position':<16}" + "".join(f"{name + ' nodes':>20}{'nps':>9}{'depth':>6}" for name in columns)
+    print(head)
+    print("-" * len(head))
+    for i, (name, _) in enumerate(POSITIONS):
+        cells = "".join(f"{table[c][i].nodes:>20}{table[c][i].nps:>9.0f}{table[c][i].depth:>6}" for c in columns)
+        print(f"{name:<16}{cells}")
+    print("-" * len(head))
+    totals = {}
+    for c in columns:
+        nodes = sum(r.nodes for r in table[c])
+        seconds = sum(r.seconds for r in table[c])
+        depth = sum(r.depth for r in table[c]) / len(table[c])
+        totals[c] = (nodes / seconds if seconds else 0.0, depth)
+        print(f"{c:<16} {nodes / seconds:>10.0f} nodes/s over {seconds:.1f} s, mean depth {depth:.1f}")
+    if "py-draughts" in totals:
+        peer_nps, peer_depth = totals["py-draughts"]
+        for c in args.levels:
+            nps, depth = totals[c]
+            print(f"{c} / py-draughts: {nps / peer_nps:.2f}x nodes per second, mean depth {depth - peer_depth:+.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""``kingme train``: train one of the learning levels and print its learning curve.
+
+    kingme train {qlearning,lms,sarsa} --games N [--variant V] [--seed S] [--opponent O] [--out PATH]
+                 [--eval-every K] [--eval-games G]
+
+The weights go to ``--out`` as a weights file (see :mod:`ai.learners`); other variants' models already in that file
+are kept, so one file can hold a model per variant. Without ``--out`` nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ai.learners import weights_document
+from ai.training import CurvePoint, learner_names, parse_opponents, train
+from core import get_variant
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("train", help="train a learning AI level (qlearning, lms or sarsa) and show its curve")
+    p.add_argument("learner", choices=learner_names(), help="which learner to train")
+    p.add_argument("--games", type=int, required=True, help="training games to play")
+    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same weights)")
+    p.add_argument(
+        "--opponent", default="self", help="self (self-play), a level name, or a comma-separated mix such as self,easy"
+    )
+    p.add_argument("--out", type=Path, help="weights file to write (its other variants' models are kept)")
+    p.add_argument("--eval-every", type=int, default=0, help="measure the curve every K games (0: at the end only)")
+    p.add_argument("--eval-games", type=int, default=20, help="games against each level per curve point")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from bot.cli import CommandError
+
+    if args.games < 1:
+        raise CommandError("--games must be 1 or more")
+    if args.eval_every < 0:
+        raise CommandError("--eval-every must be 0 or more")
+    if args.eval_games < 0:
+        raise CommandError("--eval-games must be 0 or more")
+    if args.out is not None and args.out.exists() and args.out.is_dir():
+        raise CommandError(f"--out {args.out} is a directory")
+    get_variant(args.variant)
+    parse_opponents(args.opponent)
+    existing = _read_existing(args.out, args.learner) if args.out is not None else {}
+
+    with tqdm(total=args.games, unit="game", disable=args.quiet, dynamic_ncols=True) as bar:
+
+        def progress(done: int, point: CurvePoint | None) -> None:
+            bar.update(1)
+            if point is not None:
+                bar.set_postfix({name: f"{rate:.0%}" for name, rate in point.win_rates().items()})
+
+        model, curve = train(
+            args.learner,
+            args.games,
+            variant=args.variant,
+            seed=args.seed,
+            opponent=args.opponent,
+            eval_every=args.eval_every,
+            on_progress=progress,
+            eval_games=args.eval_games,
+        )
+    print(format_curve(curve))
+    if args.out is not None:
+        existing[model["meta"]["variant"]] = model
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(weights_document(args.learner, existing), separators=(",", ":")) + "\n")
+        print(f"weights written to {args.out}")
+    return 0
+
+
+def _read_existing(path: Path, learner: str) -> dict[str, Any]:
+    from bot.cli import CommandError
+
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--out {path} exists and is not a weights file: {exc}") from None
+    if not isinstance(data, dict) or data.get("learner") != learner or not isinstance(data.get("models"), dict):
+        raise CommandError(f"--out {path} exists and is not a {learner} weights file")
+    return dict(data["models"])
+
+
+def format_curve(curve: list[CurvePoint]) -> str:
+    """The learning curve as a text table: games played, then the win rate (W/D/L) against each level."""
+    if not curve:
+        return "(no learning curve measured)"
+    names = list(curve[0].scores)
+    header = ["games", *(f"vs {name}" for name in names)]
+    rows = [
+        [
+            str(p.games),
+            *(
+                f"{p.scores[n].win_rate:.0%} ({p.scores[n].wins}/{p.scores[n].draws}/{p.scores[n].losses})"
+                for n in names
+            ),
+        ]
+        for p in curve
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("win rate (wins/draws/losses) per curve point")
+    return "\n".join(lines)

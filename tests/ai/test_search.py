@@ -1,0 +1,175 @@
+"""The searches find the shots, the seed formulas are computed as the seeds say, and ``master`` is perfect on mini."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.api import Limits, get_level, merge_limits
+from ai.evaluation import DeltaEvaluator, Seed004Evaluator, material_003
+from ai.mini_solver import _children, solve, value
+from ai.rawgame import node_of
+from ai.search import Engine, history_hashes
+from core import MINI, Board, Color
+
+# Quiet positions where one move wins material by force (each checked with the engine: the line is in the comment).
+SHOTS = [
+    # White gives two to take three: 18-15 11x18x27 31x24x15x6.
+    ("W:W18,20,22,23,25,26,28,29,30,31,32:B1,2,3,4,5,9,10,11,12,16,19", "18-15"),
+    # Black gives one to take three and crown: 10-15 19x10 7x14x23x32.
+    ("B:W18,19,21,26,27,28,29,30,31:B2,3,4,5,7,8,9,10,12", "10-15"),
+    # Black's 9-14 sets a trap that wins two men in every line (9-14 25-21 11-15 23-19 15-18 22x15 13x22x31).
+    ("B:W17,22,23,24,25,26,27,29:B3,4,6,9,10,11,12,13", "9-14"),
+]
+KING_FINISH = ("W:WK1,27:B6,15,23", "1x10x19x26")
+"""The king's triple jump takes every black piece; 27x18x11 would only take two."""
+
+
+@pytest.mark.parametrize(("fen", "expected"), SHOTS)
+def test_master_finds_the_shot(fen: str, expected: str) -> None:
+    result = Engine(Board(fen), Limits(time=30.0, depth=7)).run(random.Random(0))
+    assert result.move == expected
+    assert result.score > 0
+
+
+@pytest.mark.parametrize(("fen", "expected"), SHOTS[:2])
+def test_hard_finds_the_shot(fen: str, expected: str) -> None:
+    result = get_level("hard").factory().choose(Board(fen), Limits(time=30.0, depth=5), random.Random(0))
+    assert result.move == expected
+
+
+@pytest.mark.parametrize("name", ["medium", "seed-ab", "seed-ab3", "hard", "master"])
+def test_king_multi_jump_finish(name: str) -> None:
+    fen, expected = KING_FINISH
+    level = get_level(name)
+    result = level.factory().choose(Board(fen), merge_limits(level, Limits(time=1.0, depth=3)), random.Random(0))
+    assert result.move == expected
+
+
+QUICKEST_WIN = ("W:WK10,18:B14,22", "10x17x26")
+"""White's king takes both black men at once (the game is won); 18x9 takes one and wins only later."""
+
+
+@pytest.mark.parametrize("name", ["hard", "master"])
+def test_quickest_win_is_preferred(name: str) -> None:
+    fen, expected = QUICKEST_WIN
+    result = get_level(name).factory().choose(Board(fen), Limits(time=5.0, depth=6), random.Random(0))
+    assert result.move == expected
+
+
+def test_master_scores_the_win_by_its_distance() -> None:
+    fen, _ = QUICKEST_WIN
+    result = Engine(Board(fen), Limits(time=5.0, depth=6)).run(random.Random(0))
+    assert result.score == 1_000_000 - 1
+
+
+# -- seed formulas --------------------------------------------------------------------------------------------------
+
+
+def test_seed_003_material_eval() -> None:
+    # Black: men 1, 2, 3 and king 18 -> 3 + 2 = 5; White: men 30, 31 and kings 5, 9 -> 2 + 4 = 6.
+    board = Board("B:W30,31,K5,K9:B1,2,3,K18")
+    me, opp, kings, _ = node_of(board)
+    assert material_003(me, opp, kings) == 5 - 6
+    assert material_003(opp, me, kings) == 6 - 5
+
+
+def test_seed_000_delta_eval() -> None:
+    root = Board("B:W21,22,23,K32:B9,10,11,K1")
+    evaluate = DeltaEvaluator(*node_of(root))
+    # At the root nothing has changed.
+    assert evaluate(*node_of(root)) == 0
+    # Black (the root player) then loses a man and White crowns one: ΔU_s = -1, ΔU_o = -1, ΔK_s = 0, ΔK_o = +1.
+    later = Board("W:W22,23,K32,K4:B10,11,K1")
+    me, opp, kings, black = node_of(later)
+    # value for Black = -1 - (-1) + 2 * (0 - 1) = -2; the side to move is White, which sees +2.
+    assert evaluate(me, opp, kings, black) == 2
+    assert evaluate(opp, me, kings, not black) == -2
+
+
+def test_seed_ab_scores_a_won_game_as_infinite() -> None:
+    fen, expected = KING_FINISH
+    result = get_level("seed-ab").factory().choose(Board(fen), Limits(depth=2), random.Random(0))
+    assert result.move == expected and result.score >= 1e9
+
+
+def test_seed_004_phases() -> None:
+    ev = Seed004Evaluator(Board().variant.geometry, random.Random(0))
+    start = Board()
+    assert not ev.is_end_game(*node_of(start)[:3])
+    assert ev.is_end_game(*node_of(Board("B:W21,22,23:B1,2,3,4,5"))[:3])  # 3 < 2/3 of 5
+    assert ev.is_end_game(*node_of(Board("B:W21,22,23,24,25,26,K27:B1,2,3,4,5,6,7"))[:3])  # 14 pieces, kings 1-0
+    assert ev.is_end_game(*node_of(Board("B:W21,22,23,24:B1,2,3,4,5"))[:3])  # 9 pieces
+    assert abs(ev(*node_of(start))) < 1  # a symmetric start is worth only the noise
+
+
+# -- master's game awareness ----------------------------------------------------------------------------------------
+
+
+def test_history_hashes_cover_the_reversible_moves() -> None:
+    board = Board("B:WK28:BK1,K5")
+    for text in ("1-6", "28-32", "6-1", "32-28"):
+        board.push_text(text)
+    hashes = history_hashes(board)
+    assert hashes[0] == hashes[-1] == board.hash
+    assert len(hashes) == 5
+
+
+def test_master_repeats_a_position_when_behind() -> None:
+    # White has one king against two. After 1-6 32-28 6-1 28-32 1-6, White's 32-28 repeats a position of the game:
+    # the search scores it as a draw, better than 32-27 (a king down).
+    board = Board("B:WK32:BK1,K3")
+    fresh = Engine(Board("W:WK32:BK6,K3"), Limits(time=5.0, depth=4)).run(random.Random(0))
+    assert fresh.score < 0
+    for text in ("1-6", "32-28", "6-1", "28-32", "1-6"):
+        board.push_text(text)
+    result = Engine(board, Limits(time=5.0, depth=4)).run(random.Random(0))
+    assert result.move == "32-28"
+    assert result.score == 0
+
+
+# -- mini: perfect play ----------------------------------------------------------------------------------------------
+
+
+def test_mini_start_is_a_draw() -> None:
+    me, opp, _, black = node_of(Board(variant=MINI))
+    assert value(me, opp, black) == 0
+
+
+def _plain_minimax(me: int, opp: int, black: bool) -> int:
+    moves = _children(me, opp, black)
+    if isinstance(moves, int):
+        return moves
+    return max(-_plain_minimax(opp & ~c, (me ^ f) | t, not black) for f, t, c, _ in moves)
+
+
+def test_mini_solver_matches_plain_minimax() -> None:
+    rng = random.Random(5)
+    checked = 0
+    while checked < 20:
+        board = Board(variant=MINI)
+        for _ in range(rng.randrange(18, 26)):
+            if board.outcome() is not None:
+                break
+            board.push(rng.choice(board.legal_moves))
+        if board.outcome() is not None:
+            continue
+        me, opp, _, black = node_of(board)
+        assert solve(me, opp, black) == _plain_minimax(me, opp, black), board.fen()
+        checked += 1
+
+
+@pytest.mark.parametrize("opponent", ["medium", "easy"])
+@pytest.mark.parametrize("master_color", [Color.BLACK, Color.WHITE])
+def test_master_never_loses_mini(opponent: str, master_color: Color) -> None:
+    for game in range(2):
+        board = Board(variant=MINI)
+        rng = random.Random(game)
+        players = {master_color: get_level("master"), master_color.opponent: get_level(opponent)}
+        while board.outcome() is None:
+            level = players[board.turn]
+            result = level.factory().choose(board, merge_limits(level, Limits(time=0.2)), rng)
+            board.push_text(result.move)
+        outcome = board.outcome()
+        assert outcome is not None and outcome.winner is not master_color.opponent, (opponent, board.move_stack)

@@ -42,7 +42,7 @@ def _optional_modules() -> list[object]:
     import importlib
 
     modules = []
-    for name in ("bot.cli.ai_commands", "bot.cli.train", "bot.cli.run"):
+    for name in ("bot.cli.ai_commands", "bot.cli.train", "bot.cli.run", "bot.cli.sandbox"):
         try:
             modules.append(importlib.import_module(name))
         except ModuleNotFoundError as exc:

@@ -504,6 +504,8 @@ class EmbeddedRedis:
                     stderr=subprocess.STDOUT,
                     cwd=self._data_dir,
                     close_fds=True,
+                    # its own session: a Ctrl-C in the terminal reaches the bot, which stops Redis in order
+                    start_new_session=True,
                 )
             except OSError as exc:
                 raise RedisServerStartError(f"cannot execute {self._binary}: {exc}") from exc

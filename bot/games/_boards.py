@@ -2,9 +2,10 @@
 
 This is presentation, not game state: the newest :class:`GameView` seen and the message showing it, so an AI move or
 a timeout (which arrive through the event sink, outside any interaction) edits the right message, and two updates of
-one game never overwrite each other out of order. After a restart nothing is known; the first update then finds the
-game's thread by its name (it ends with the game id) or posts a fresh board in the game's channel, and a click on an
-old board re-registers that message.
+one game never overwrite each other out of order. Each new board message is also recorded with the game
+(:meth:`GameService.set_board_message`, which does not change the game's version), so after a restart an update still
+edits the board people are looking at; only when none is recorded (or it was deleted) is a fresh board posted, in the
+game's channel or thread.
 """
 
 from __future__ import annotations
@@ -22,20 +23,21 @@ import discord
 
 from bot.games._render import board_content, board_embed
 from bot.games._views import board_controls
-from bot.service import GameState, GameView
+from bot.service import GameService, GameState, GameView, MessageRef
 
 log = logging.getLogger(__name__)
 _THREAD_GAME = re.compile(r"· ([0-9A-Za-z_-]{6,40})$")
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
-def thread_name(view: GameView) -> str:
-    """A game thread's name; it ends with the game id, which is how the bot finds the game of a thread."""
-    game = view.game
-    return f"{game.black.name[:40]} vs {game.white.name[:40]} · {game.id}"
+def thread_name(challenger: str, accepter: str) -> str:
+    """The name of the thread opened for an accepted challenge (before the game exists: the game is filed under the
+    thread's id, which is how the bot finds the game of a thread)."""
+    return f"{challenger[:45]} vs {accepter[:45]}"[:100]
 
 
 def game_id_of_thread(channel: object) -> str | None:
+    """The game id at the end of a thread's name (threads opened before games were filed under their thread)."""
     if isinstance(channel, discord.Thread):
         match = _THREAD_GAME.search(channel.name)
         return match[1] if match else None
@@ -67,8 +69,9 @@ class Spot:
 class BoardKeeper:
     """The board message of each game and the newest view of it, with a lock per game for ordered updates."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, service: GameService) -> None:
         self._client = client
+        self._service = service
         self._spots: dict[str, Spot] = {}
         self._views: dict[str, GameView] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -84,11 +87,27 @@ class BoardKeeper:
         self._views[view.id] = view
         return view
 
-    def place(self, game_id: str, channel_id: int, message_id: int | None) -> None:
-        self._spots[game_id] = Spot(channel_id, message_id)
+    async def place(self, view: GameView, channel_id: int, message_id: int | None) -> None:
+        """Make the message ``message_id`` in ``channel_id`` the game's board, here and in the store (unless the
+        store already has it). A failure to record it is logged: the board is shown anyway."""
+        spot = Spot(channel_id, message_id)
+        if self._spots.get(view.id) == spot:
+            return
+        self._spots[view.id] = spot
+        stored = view.game.board_message
+        if message_id is None or (stored == MessageRef.of(channel_id, message_id)):
+            return
+        try:
+            await self._service.set_board_message(view.id, channel_id, message_id)
+        except Exception as exc:
+            log.warning("could not record the board of game %s: %s", view.id, exc)
 
-    def spot(self, game_id: str) -> Spot | None:
-        return self._spots.get(game_id)
+    def spot(self, game: GameState) -> Spot | None:
+        """The game's board message as known here, else as recorded with the game."""
+        spot = self._spots.get(game.id)
+        if spot is None and game.board_message is not None:
+            spot = Spot(int(game.board_message.channel_id), int(game.board_message.message_id))
+        return spot
 
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str) -> AsyncIterator[None]:
@@ -115,7 +134,7 @@ class BoardKeeper:
 
     def home(self, game: GameState) -> int:
         """The channel (or thread) where the game is played."""
-        spot = self._spots.get(game.id)
+        spot = self.spot(game)
         if spot is not None:
             return spot.channel_id
         parent = self._client.get_channel(int(game.channel_id))
@@ -132,12 +151,12 @@ class BoardKeeper:
     async def refresh(self, view: GameView) -> None:
         """Show the newest view of the game on its board message (posting one when none is known)."""
         opening = self._opening.get(int(view.game.channel_id))
-        if opening is not None and view.id not in self._spots:
+        if opening is not None and self.spot(view.game) is None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(opening.wait(), 5.0)
         async with self.lock(view.id):
             view = self.newest(view)
-            spot = self._spots.get(view.id)
+            spot = self.spot(view.game)
             channel_id = self.home(view.game)
             if spot is not None and spot.message_id is not None:
                 message = self.messageable(spot.channel_id).get_partial_message(spot.message_id)
@@ -148,4 +167,4 @@ class BoardKeeper:
                     log.info("the board of game %s was deleted: posting a new one", view.id)
                 channel_id = spot.channel_id
             sent = await self.messageable(channel_id).send(**board_fields(view))
-            self.place(view.id, channel_id, sent.id)
+            await self.place(view, channel_id, sent.id)

@@ -1,8 +1,10 @@
 """The ``/checkers`` commands, the handlers of the board and challenge components, and the event sink's Discord side.
 
-Everything here calls the game service and shows what it returns; no game state is kept (the board keeper only
-remembers which message shows which game). Errors are turned into short ephemeral replies in one place,
-:meth:`GamesCog.report`, used by both :meth:`cog_app_command_error` and the component handlers.
+Everything here calls the game service and shows what it returns; no game state is kept. The board keeper remembers
+which message shows which game and records it with the game, and a challenge's message is recorded with the
+challenge, so a restarted bot shows AI moves, timeouts and expired challenges where people look. Errors are turned
+into short ephemeral replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_command_error` and the
+component handlers.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from bot.games._render import (
     text_board,
 )
 from bot.games._respond import kind_of, metrics_of, send, update, within_deadline
-from bot.games._views import challenge_controls
+from bot.games._views import challenge_controls, resign_controls
 from bot.pool import PoolError
 from bot.service import (
     Challenge,
@@ -68,7 +70,6 @@ TURN_TIMES = [
     Choice(name="7 days", value=604800),
 ]
 _GAME_ACTIONS = {
-    "resign": GameService.resign,
     "draw": GameService.offer_draw,
     "drawyes": GameService.accept_draw,
     "drawno": GameService.decline_draw,
@@ -116,14 +117,9 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         self.bot = bot
         self.service = service
         self.settings = settings
-        self.boards = BoardKeeper(bot)
-        self._challenges: dict[str, tuple[int, int]] = {}
+        self.boards = BoardKeeper(bot, service)
         self._pings: dict[str, tuple[int, int]] = {}
         super().__init__()
-
-    @property
-    def threads(self) -> bool:
-        return bool(getattr(self.settings, "game_threads", True))
 
     # -- errors ---------------------------------------------------------------------------------------------------
 
@@ -169,18 +165,25 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return own[0]
         if views and not mine:
             return views[0]
-        here = {str(channel_id), str(getattr(interaction.channel, "parent_id", None))}
-        own = [v for v in await self.service.user_games(uid) if v.game.channel_id in here]
+        own = [v for v in await self.service.user_games(uid) if self._shown_here(interaction, v.game)]
         if own:
             return own[0]
         raise Refusal(say.NO_GAME_HERE if mine else say.NO_GAME_TO_SHOW)
 
+    def _shown_here(self, interaction: Interaction, game: GameState) -> bool:
+        """True when ``game`` is played in this channel, in this thread's channel, or in a thread of this channel."""
+        here = {str(interaction.channel_id), str(getattr(interaction.channel, "parent_id", None))}
+        if game.channel_id in here:
+            return True
+        with contextlib.suppress(ValueError):
+            return str(getattr(self.bot.get_channel(int(game.channel_id)), "parent_id", None)) in here
+        return False
+
     async def _last_game(self, interaction: Interaction, user_id: str) -> GameState:
         """The user's most recent finished game, preferring this channel's."""
         games = await self.service.history(user_id, 10)
-        here = {str(interaction.channel_id), str(getattr(interaction.channel, "parent_id", None))}
         for game in games:
-            if game.channel_id in here:
+            if self._shown_here(interaction, game):
                 return game
         if games:
             return games[0]
@@ -191,7 +194,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         async with self.boards.lock(view.id):
             view = self.boards.newest(view)
             message_id = await send(interaction, **board_fields(view))
-            self.boards.place(view.id, interaction.channel_id or int(view.game.channel_id), message_id)
+            await self.boards.place(view, interaction.channel_id or int(view.game.channel_id), message_id)
 
     async def _update_board(self, interaction: Interaction, view: GameView, selected: int | None = None) -> None:
         """Answer a click by showing the newest view on the clicked message, which becomes the game's board."""
@@ -199,7 +202,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             view = self.boards.newest(view)
             await update(interaction, **edit_fields(view, selected))
             if interaction.message is not None:
-                self.boards.place(view.id, interaction.message.channel.id, interaction.message.id)
+                await self.boards.place(view, interaction.message.channel.id, interaction.message.id)
 
     async def _refresh_stale(self, interaction: Interaction, game_id: str) -> None:
         await self._show_current(interaction, await self.service.state(game_id, interaction.guild_id))
@@ -259,19 +262,38 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 return
             for event in events:
                 if event.kind is EventKind.CHALLENGE_EXPIRED and event.challenge_id:
-                    await self._close_challenge_message(event.challenge_id, "⌛ The challenge expired.")
+                    await self._show_expired(event)
                 elif event.game_id:
                     view = await self.service.state(event.game_id)
                     await self.boards.messageable(self.boards.home(view.game)).send(say.short(event.text))
         except Exception:
             log.exception("could not show %d events of game %s", len(events), game.id if game else "-")
 
-    async def _close_challenge_message(self, challenge_id: str, text: str) -> None:
-        where = self._challenges.pop(challenge_id, None)
-        if where is None:
-            return
-        message = self.boards.messageable(where[0]).get_partial_message(where[1])
-        await message.edit(content=text, view=None)
+    async def _show_expired(self, event: Event) -> None:
+        """Strike out an expired challenge's message (recorded with the challenge), or say it in its channel."""
+        assert event.challenge_id is not None
+        challenge = await self.service.get_challenge(event.challenge_id)
+        text = "⌛ The challenge expired."
+        if challenge.message is not None:
+            where = self.boards.messageable(int(challenge.message.channel_id))
+            with contextlib.suppress(discord.NotFound):
+                message = where.get_partial_message(int(challenge.message.message_id))
+                await message.edit(content=closed_challenge_content(challenge, text), view=None)
+                return
+        channel = self.boards.messageable(int(event.channel_id or challenge.channel_id))
+        await channel.send(closed_challenge_content(challenge, text), allowed_mentions=discord.AllowedMentions.none())
+
+    async def _show_challenge(self, interaction: Interaction, challenge: Challenge) -> None:
+        """Answer with the challenge and its buttons, and record that message with the challenge."""
+        message_id = await send(
+            interaction,
+            content=challenge_content(challenge),
+            view=challenge_controls(challenge),
+            allowed_mentions=MENTIONS,
+        )
+        if message_id is not None:
+            channel_id = interaction.channel_id or int(challenge.channel_id)
+            await self.service.set_challenge_message(challenge.id, channel_id, message_id)
 
     # -- components -----------------------------------------------------------------------------------------------
 
@@ -306,6 +328,9 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             view = await within_deadline(interaction, self.service.state(game_id, interaction.guild_id))
             if await self._is_stale(interaction, view, version):
                 return
+            if action == "resign":
+                await self._ask_resign(interaction, view)
+                return
             work = _GAME_ACTIONS[action](self.service, game_id, interaction.guild_id, _user(interaction.user))
             try:
                 result = await within_deadline(interaction, work)
@@ -318,17 +343,33 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         except Exception as exc:
             await self.report(interaction, exc)
 
+    async def _ask_resign(self, interaction: Interaction, view: GameView) -> None:
+        """The first step of resigning: an ephemeral "Really resign?" button, for players only."""
+        if view.game.color_of(str(interaction.user.id)) is None:
+            raise Refusal(say.NOT_A_PLAYER)
+        await send(interaction, ephemeral=True, content=say.RESIGN_CONFIRM, view=resign_controls(view))
+
+    async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
+        """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
+        try:
+            work = self.service.resign(game_id, interaction.guild_id, _user(interaction.user))
+            result = await within_deadline(interaction, work)
+            await update(interaction, content=say.RESIGNED, view=None)
+            if result.game is not None:
+                await self._after(result.game, result.events)
+        except Exception as exc:
+            await self.report(interaction, exc)
+
     async def on_challenge_button(self, interaction: Interaction, action: str, challenge_id: str, version: int) -> None:
         try:
             me = _user(interaction.user)
             guild = interaction.guild_id or 0
             if action == "accept":
-                result = await within_deadline(interaction, self.service.accept(challenge_id, guild, me))
+                result, place = await within_deadline(interaction, self._accept(interaction, challenge_id, me))
                 assert result.game is not None and result.challenge is not None
                 text = closed_challenge_content(result.challenge, f"✅ {me.name} accepted.")
                 await update(interaction, content=text, view=None)
-                self._challenges.pop(challenge_id, None)
-                await self._open_game(interaction, result.game)
+                await self._open_game(place, result.game)
                 return
             mine = {c.id: c for c in await self.service.challenges_of(me.id)}
             challenge = mine.get(challenge_id)
@@ -338,24 +379,48 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 result = await self.service.cancel(challenge_id, guild, me)
             else:
                 result = await self.service.decline(challenge_id, guild, me)
-            self._challenges.pop(challenge_id, None)
             text = f"✖️ {result.events[0].text}." if result.events else "✖️ Closed."
             await update(interaction, content=closed_challenge_content(challenge, text), view=None)
         except Exception as exc:
             await self.report(interaction, exc)
 
-    async def _open_game(self, interaction: Interaction, view: GameView) -> None:
-        """Show a newly accepted game: in its own thread under the challenge (by default), else in the channel."""
-        target: discord.abc.Messageable = self.boards.messageable(interaction.channel_id or int(view.game.channel_id))
-        if self.threads and interaction.message is not None and not isinstance(interaction.channel, discord.Thread):
-            try:
-                target = await interaction.message.create_thread(name=thread_name(view)[:100])
-            except discord.HTTPException as exc:
-                log.warning("could not open a thread for game %s: %s", view.id, exc)
+    async def _accept(
+        self, interaction: Interaction, challenge_id: str, me: User
+    ) -> tuple[Result, discord.abc.Messageable]:
+        """Accept a challenge into its own thread (by default), opened under the challenge before the game exists so
+        the game is filed under the thread from its first write. The acceptance is checked before the thread is
+        opened; if opening the thread fails the game is played in the channel, and if the acceptance fails after all
+        (someone was quicker) the empty thread is closed."""
+        guild = interaction.guild_id or 0
+        challenge = await self.service.check_accept(challenge_id, guild, me)
+        thread = await self._open_thread(interaction, challenge, me)
+        if thread is None:
+            result = await self.service.accept(challenge_id, guild, me)
+            return result, self.boards.messageable(int(challenge.channel_id))
+        try:
+            result = await self.service.accept(challenge_id, guild, me, channel_id=thread.id)
+        except BaseException:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.edit(archived=True, locked=True)
+            raise
+        return result, thread
+
+    async def _open_thread(self, interaction: Interaction, challenge: Challenge, me: User) -> discord.Thread | None:
+        message = interaction.message
+        if not self.settings.game_threads or message is None or isinstance(interaction.channel, discord.Thread):
+            return None
+        try:
+            return await message.create_thread(name=thread_name(challenge.challenger.name, me.name))
+        except discord.HTTPException as exc:
+            log.warning("could not open a thread for challenge %s, playing in the channel: %s", challenge.id, exc)
+            return None
+
+    async def _open_game(self, target: discord.abc.Messageable, view: GameView) -> None:
+        """Post the board of a newly accepted game (in its thread, or in the channel) and make it the game's board."""
         async with self.boards.lock(view.id):
             view = self.boards.newest(view)
             sent = await target.send(**board_fields(view))
-            self.boards.place(view.id, sent.channel.id, sent.id)
+            await self.boards.place(view, sent.channel.id, sent.id)
 
     # -- commands -------------------------------------------------------------------------------------------------
 
@@ -412,8 +477,6 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     ) -> None:
         if opponent.bot:
             raise Refusal(say.CHALLENGE_A_BOT)
-        if position is not None:
-            raise Refusal(say.POSITION_CHALLENGE)
         work = self.service.challenge(
             interaction.guild_id or 0,
             interaction.channel_id or 0,
@@ -421,18 +484,11 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             _user(opponent),
             variant=variant,
             turn_time=turn_time,
+            fen=position,
         )
         result = await within_deadline(interaction, work)
-        challenge: Challenge | None = result.challenge
-        assert challenge is not None
-        message_id = await send(
-            interaction,
-            content=challenge_content(challenge),
-            view=challenge_controls(challenge),
-            allowed_mentions=MENTIONS,
-        )
-        if message_id is not None:
-            self._challenges[challenge.id] = (interaction.channel_id or 0, message_id)
+        assert result.challenge is not None
+        await self._show_challenge(interaction, result.challenge)
 
     @app_commands.command(description="Play a move by typing it, e.g. 11-15 or 15x24")
     @app_commands.describe(move="The move in PDN: 11-15, a capture 15x24, a multi-jump 1x10x19")
@@ -467,9 +523,10 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         else:
             await self._post_board(interaction, view)
 
-    @app_commands.command(description="Resign your game in this channel")
+    @app_commands.command(description="Resign your game in this channel (you confirm with a second button)")
     async def resign(self, interaction: Interaction) -> None:
-        await self._game_command(interaction, GameService.resign, "You resigned.")
+        view = await within_deadline(interaction, self._game_here(interaction, mine=True), ephemeral=True)
+        await self._ask_resign(interaction, view)
 
     @app_commands.command(description="Offer a draw, or accept your opponent's offer")
     async def draw(self, interaction: Interaction) -> None:
@@ -508,23 +565,16 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         async def work() -> Result:
             game = await self._last_game(interaction, uid)
-            return await self.service.rematch(game.id, interaction.guild_id, _user(interaction.user))
+            me = _user(interaction.user)
+            return await self.service.rematch(game.id, interaction.guild_id, me, channel_id=interaction.channel_id)
 
         async with self.boards.opening(interaction.channel_id or 0):
             result = await within_deadline(interaction, work())
             if result.game is not None:
                 await self._post_board(interaction, result.game)
                 return
-        challenge = result.challenge
-        assert challenge is not None
-        message_id = await send(
-            interaction,
-            content=challenge_content(challenge),
-            view=challenge_controls(challenge),
-            allowed_mentions=MENTIONS,
-        )
-        if message_id is not None:
-            self._challenges[challenge.id] = (interaction.channel_id or 0, message_id)
+        assert result.challenge is not None
+        await self._show_challenge(interaction, result.challenge)
 
     @app_commands.command(description="The best rated players")
     @app_commands.describe(scope="This server's ladder or everyone's", variant="The rules")
@@ -538,13 +588,16 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         await send(interaction, embed=leaderboard_embed(entries, title))
 
     @app_commands.command(description="A player's rating and record")
-    @app_commands.describe(user="Whose statistics (you by default)")
-    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+    @app_commands.describe(user="Whose statistics (you by default)", variant="The rules")
+    @app_commands.autocomplete(variant=_variant_choices)
+    async def stats(
+        self, interaction: Interaction, user: discord.User | None = None, variant: str = "american"
+    ) -> None:
         target = user or interaction.user
 
         async def work() -> list[discord.Embed]:
-            here = await self.service.stats(target.id, "american", interaction.guild_id)
-            everyone = await self.service.stats(target.id, "american", None)
+            here = await self.service.stats(target.id, variant, interaction.guild_id)
+            everyone = await self.service.stats(target.id, variant, None)
             return [stats_embed(here, "this server"), stats_embed(everyone, "everyone")]
 
         embeds = await within_deadline(interaction, work(), ephemeral=True)

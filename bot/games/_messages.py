@@ -8,9 +8,8 @@ NO_FINISHED_GAME = "you have no finished game to play again"
 NOT_A_PLAYER = "you are not playing in this game"
 CHALLENGE_A_BOT = "you cannot challenge a bot: use `/checkers play` to play the AI"
 CHALLENGE_NOT_YOURS = "this challenge is between other players"
-POSITION_CHALLENGE = (
-    "a challenge from a set-up position is not available yet: use `/checkers play position:` against the AI"
-)
+RESIGN_CONFIRM = "Really resign this game? It counts as a loss."
+RESIGNED = "You resigned."
 POSITION_CHANGED = "The position changed before your click arrived: here is the current board."
 GAME_ENDED = "This game is over: {end}."
 INTERNAL = "something went wrong on our side; the game is safe, please try again"

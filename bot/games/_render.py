@@ -224,8 +224,9 @@ def text_board(view: GameView) -> str:
 def challenge_content(challenge: Challenge) -> str:
     who = f"<@{challenge.opponent.id}>" if challenge.opponent is not None else "Anyone"
     variant = get_variant(challenge.variant).title
+    game = f"an unrated game of {variant} from `{challenge.fen}`" if challenge.fen else f"a rated game of {variant}"
     return (
-        f"{who}: <@{challenge.challenger.id}> challenges you to a rated game of {variant} "
+        f"{who}: <@{challenge.challenger.id}> challenges you to {game} "
         f"({duration(challenge.turn_time)} a move). The challenge expires <t:{int(challenge.expires_at)}:R>."
     )
 

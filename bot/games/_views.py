@@ -144,7 +144,34 @@ class ChallengeButton(
         await _cog(interaction).on_challenge_button(interaction, self.action, self.challenge_id, self.version)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PieceSelect, MoveSelect, GameButton, ChallengeButton)
+class ResignConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:r:{_ID}:{_VERSION}"):
+    """The second step of resigning, on an ephemeral message only the player sees: "Really resign?"."""
+
+    def __init__(self, game_id: str, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Really resign?", style=discord.ButtonStyle.danger, custom_id=f"{PREFIX}:r:{game_id}:{version}"
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ResignConfirm:
+        return cls(match["id"], int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_resign_confirmed(interaction, self.game_id, self.version)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PieceSelect,
+    MoveSelect,
+    GameButton,
+    ChallengeButton,
+    ResignConfirm,
+)
 
 
 # -- building the components ------------------------------------------------------------------------------------------
@@ -196,6 +223,12 @@ def _move_description(variant: str, move: str) -> str:
     path = " → ".join(square_name(variant, s) for s in squares)
     takes = move.count("x")
     return (f"{path} · takes {takes}" if takes else path)[:100]
+
+
+def resign_controls(view: GameView) -> discord.ui.View:
+    controls = discord.ui.View(timeout=None)
+    controls.add_item(ResignConfirm(view.id, view.version))
+    return controls
 
 
 def challenge_controls(challenge: Challenge) -> discord.ui.View:

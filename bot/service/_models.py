@@ -73,6 +73,31 @@ class Status(enum.Enum):
 
 
 @dataclass(frozen=True)
+class MessageRef:
+    """Where a front end shows something (a game's board, a challenge): a channel (or thread) and a message id.
+
+    It is presentation, stored beside the game or challenge (not in its versioned state), so recording it never makes
+    a board's buttons outdated."""
+
+    channel_id: str
+    message_id: str
+
+    @classmethod
+    def of(cls, channel_id: str | int, message_id: str | int) -> MessageRef:
+        return cls(str(channel_id), str(message_id))
+
+    def to_json(self) -> str:
+        return json.dumps({"channel_id": self.channel_id, "message_id": self.message_id}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes | None) -> MessageRef | None:
+        if not text:
+            return None
+        data: dict[str, Any] = json.loads(text)
+        return cls(str(data["channel_id"]), str(data["message_id"]))
+
+
+@dataclass(frozen=True)
 class RatingChange:
     """How one player's rating moved in one scope (``global`` or ``guild:<id>``) after a game."""
 
@@ -128,12 +153,25 @@ class GameState:
     end_text: str | None = None
     rating_changes: tuple[RatingChange, ...] = ()
     pdn: str | None = None
+    board_message: MessageRef | None = None
+    """The message showing the game's board, as the front end last recorded it (stored outside the state)."""
 
     # -- derived --------------------------------------------------------------------------------------------------
 
     @property
     def is_active(self) -> bool:
         return self.status is Status.ACTIVE
+
+    @property
+    def turn(self) -> Color:
+        """The side to move, without replaying the game: every stored move (a pass too) hands the turn over."""
+        first = Color.BLACK if self.initial_fen[:1].upper() == "B" else Color.WHITE
+        return first if len(self.moves) % 2 == 0 else first.opponent
+
+    @property
+    def awaiting_ai(self) -> bool:
+        """True while the game is being played and an AI is to move."""
+        return self.is_active and self.player(self.turn).is_ai
 
     def board(self) -> Board:
         """The board with every move played (the stored moves are trusted: they were legal when stored)."""
@@ -164,17 +202,21 @@ class GameState:
         data["status"] = self.status.value
         data.pop("moves")  # stored as the game's move list
         data.pop("version")  # stored beside the state
+        data.pop("board_message")  # stored beside the state
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str | bytes, moves: tuple[str, ...], version: int) -> GameState:
+    def from_json(
+        cls, text: str | bytes, moves: tuple[str, ...], version: int, board_message: MessageRef | None = None
+    ) -> GameState:
         data: dict[str, Any] = json.loads(text)
+        data.pop("board_message", None)
         data["kind"] = GameKind(data["kind"])
         data["status"] = Status(data["status"])
         data["black"] = PlayerRef(**data["black"])
         data["white"] = PlayerRef(**data["white"])
         data["rating_changes"] = tuple(RatingChange(**r) for r in data["rating_changes"])
-        return cls(**data, moves=moves, version=version)
+        return cls(**data, moves=moves, version=version, board_message=board_message)
 
     def evolve(self, **changes: Any) -> GameState:
         return replace(self, **changes)
@@ -207,6 +249,10 @@ class Challenge:
     status: ChallengeStatus = ChallengeStatus.PENDING
     game_id: str | None = None
     rematch_of: str | None = None
+    fen: str | None = None
+    """The position to start from (a normalised FEN), or None for the variant's start; such a game is unrated."""
+    message: MessageRef | None = None
+    """The message showing the challenge, as the front end recorded it (stored outside the state)."""
 
     @property
     def is_pending(self) -> bool:
@@ -216,15 +262,17 @@ class Challenge:
         data = asdict(self)
         data["status"] = self.status.value
         data.pop("version")
+        data.pop("message")
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str | bytes, version: int) -> Challenge:
+    def from_json(cls, text: str | bytes, version: int, message: MessageRef | None = None) -> Challenge:
         data: dict[str, Any] = json.loads(text)
+        data.pop("message", None)
         data["status"] = ChallengeStatus(data["status"])
         data["challenger"] = PlayerRef(**data["challenger"])
         data["opponent"] = PlayerRef(**data["opponent"]) if data["opponent"] else None
-        return cls(**data, version=version)
+        return cls(**data, version=version, message=message)
 
     def evolve(self, **changes: Any) -> Challenge:
         return replace(self, **changes)
@@ -259,6 +307,10 @@ class Event:
     game_id: str | None = None
     challenge_id: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    guild_id: str | None = None
+    """The guild the event happened in (set on challenge events, so a front end can show them after a restart)."""
+    channel_id: str | None = None
+    """The channel of the challenge (set on challenge events)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ai.api import GameInput, Limits, SearchResult
-from bot.service._models import Challenge, Event, GameState, GameView, Rating
+from bot.service._models import Challenge, Event, GameState, GameView, MessageRef, Rating
 
 
 class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, not an error
@@ -19,7 +19,8 @@ class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, n
 
     ``version`` (the game or challenge changed), ``exists`` (the id is taken), ``channel`` (the channel has an active
     game), ``pair`` (the two players already have a game), ``rating`` (a rating changed meanwhile), ``pair-day`` (the
-    pair's daily count changed meanwhile), ``finished`` (the game's result is already recorded).
+    pair's daily count changed meanwhile), ``finished`` (the game's result is already recorded), ``missing`` (the game
+    or challenge to annotate does not exist).
     """
 
     def __init__(self, tag: str, actual: str = "") -> None:
@@ -86,7 +87,19 @@ class GameStore(Protocol):
 
     async def save_challenge(self, before: Challenge | None, after: Challenge) -> None: ...
 
+    async def set_board_message(self, game_id: str, where: MessageRef) -> None:
+        """Record where the game's board is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
+        ...
+
+    async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
+        """Record where the challenge is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
+        ...
+
     async def due_games(self, now: float, limit: int) -> list[str]: ...
+
+    async def ai_turns(self, began_before: float, limit: int) -> list[str]:
+        """Active games where an AI is to move and its turn began before ``began_before``, oldest first."""
+        ...
 
     async def due_challenges(self, now: float, limit: int) -> list[str]: ...
 

@@ -50,6 +50,7 @@ from bot.service._models import (
     GameState,
     GameView,
     LeaderboardEntry,
+    MessageRef,
     PlayerRef,
     PlayerStats,
     RatingChange,
@@ -141,6 +142,8 @@ class GameService:
         self._cache: dict[str, GameState] = {}
         self._ai_tasks: set[asyncio.Task[None]] = set()
         self._ai_pending: dict[str, int] = {}
+        self._ai_failed: dict[str, int] = {}
+        """Game id -> the version whose AI failure was announced (announced once, retried by the sweeper)."""
         self._closed = False
 
     @property
@@ -182,12 +185,15 @@ class GameService:
         variant: str = "american",
         turn_time: float | None = None,
         color: str = "random",
+        fen: str | None = None,
         rematch_of: str | None = None,
     ) -> Result:
-        """Propose a rated game to ``opponent`` (or to anyone in the channel when None). It expires unanswered."""
+        """Propose a game to ``opponent`` (or to anyone in the channel when None). It expires unanswered. The game is
+        rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once)."""
         guild, channel = str(guild_id), str(channel_id)
         variant_name = self._variant(variant)
         seconds = self._turn_time(turn_time)
+        position = self._position(variant_name, fen).initial_fen if fen else None
         if color not in _COLOR_CHOICES:
             raise InvalidRequestError(f"choose a colour: {', '.join(_COLOR_CHOICES)}")
         if opponent is not None and opponent.id == challenger.id:
@@ -206,43 +212,63 @@ class GameService:
             created_at=now,
             expires_at=now + self._settings.challenge_ttl,
             rematch_of=rematch_of,
+            fen=position,
         )
         await self._store.save_challenge(None, challenge)
         await self._remember(challenger, opponent)
         whom = opponent.name if opponent is not None else "anyone"
-        text = f"{challenger.name} challenges {whom} to {get_variant(variant_name).title}"
-        return Result((Event(EventKind.CHALLENGE_CREATED, text, challenge_id=challenge.id),), challenge=challenge)
+        where = " from a set-up position" if position else ""
+        text = f"{challenger.name} challenges {whom} to {get_variant(variant_name).title}{where}"
+        return Result((_challenge_event(EventKind.CHALLENGE_CREATED, text, challenge),), challenge=challenge)
 
-    async def accept(self, challenge_id: str, guild_id: str | int, user: User) -> Result:
-        """Accept a challenge: the game starts (colours as the challenger chose, or at random)."""
-        challenge = await self._open_challenge(challenge_id, str(guild_id))
-        if user.id == challenge.challenger.id:
-            raise SelfChallengeError("you cannot accept your own challenge")
-        if challenge.opponent is not None and challenge.opponent.id != user.id:
-            raise NotAPlayerError(f"this challenge is for {challenge.opponent.name}")
+    async def get_challenge(self, challenge_id: str, guild_id: str | int | None = None) -> Challenge:
+        """A challenge in any state (pending, accepted, declined, cancelled, expired), with where it is shown."""
+        challenge = await self._store.load_challenge(challenge_id) if challenge_id else None
+        if challenge is None:
+            raise UnknownChallengeError("there is no such challenge")
+        if guild_id is not None and challenge.guild_id != str(guild_id):
+            raise OtherGuildError("that challenge belongs to another server")
+        return challenge
+
+    async def set_challenge_message(self, challenge_id: str, channel_id: str | int, message_id: str | int) -> None:
+        """Record the message that shows a challenge, so its end is shown there (also after a restart)."""
+        try:
+            await self._store.set_challenge_message(challenge_id, MessageRef.of(channel_id, message_id))
+        except CommitConflict:
+            raise UnknownChallengeError("there is no such challenge") from None
+
+    async def accept(
+        self, challenge_id: str, guild_id: str | int, user: User, *, channel_id: str | int | None = None
+    ) -> Result:
+        """Accept a challenge: the game starts (colours as the challenger chose, or at random). With ``channel_id``
+        (a thread opened for the game) the game is played and filed there, not in the challenge's channel: the
+        one-game-per-channel rule then applies to that channel."""
+        challenge = await self.check_accept(challenge_id, guild_id, user)
         now = self._clock()
-        if now >= challenge.expires_at:
-            raise UnknownChallengeError("that challenge has expired")
         me = PlayerRef.human(user)
         side = challenge.color if challenge.color != "random" else self._rng.choice(("black", "white"))
         black, white = (challenge.challenger, me) if side == "black" else (me, challenge.challenger)
-        variant = get_variant(challenge.variant)
+        board = self._position(challenge.variant, challenge.fen)
         game = GameState(
             id=_new_id(),
             guild_id=challenge.guild_id,
-            channel_id=challenge.channel_id,
+            channel_id=str(channel_id) if channel_id is not None else challenge.channel_id,
             kind=GameKind.HUMAN,
-            variant=variant.name,
-            initial_fen=variant.start_fen,
+            variant=challenge.variant,
+            initial_fen=board.initial_fen,
             black=black,
             white=white,
             turn_time=challenge.turn_time,
             created_at=now,
             updated_at=now,
             deadline=now + challenge.turn_time,
-            rated=True,
+            rated=challenge.fen is None,
+            unrated_reason="from a set-up position" if challenge.fen else None,
             rematch_of=challenge.rematch_of,
         )
+        started = Event(EventKind.GAME_STARTED, f"{black.name} (Black) vs {white.name} (White)", game.id)
+        events = [_challenge_event(EventKind.CHALLENGE_ACCEPTED, f"{user.name} accepted", challenge, game.id), started]
+        game = game.evolve(moves=tuple(self._auto_pass(game, board, events)))
         closed = challenge.evolve(version=challenge.version + 1, status=ChallengeStatus.ACCEPTED, game_id=game.id)
         try:
             await self._store.create_game(
@@ -252,11 +278,19 @@ class GameService:
             raise self._create_error(exc) from None
         self._cache[game.id] = game
         await self._remember(user, None)
-        events = [
-            Event(EventKind.CHALLENGE_ACCEPTED, f"{user.name} accepted", game.id, challenge.id),
-            Event(EventKind.GAME_STARTED, f"{black.name} (Black) vs {white.name} (White)", game.id),
-        ]
-        return Result(tuple(events), GameView.of(game, now), closed)
+        return Result(tuple(events), GameView.of(game, now, board), closed)
+
+    async def check_accept(self, challenge_id: str, guild_id: str | int, user: User) -> Challenge:
+        """The challenge if ``user`` may accept it now (raises what :meth:`accept` would), writing nothing: a front end
+        asks before it prepares a place for the game (a thread)."""
+        challenge = await self._open_challenge(challenge_id, str(guild_id))
+        if user.id == challenge.challenger.id:
+            raise SelfChallengeError("you cannot accept your own challenge")
+        if challenge.opponent is not None and challenge.opponent.id != user.id:
+            raise NotAPlayerError(f"this challenge is for {challenge.opponent.name}")
+        if self._clock() >= challenge.expires_at:
+            raise UnknownChallengeError("that challenge has expired")
+        return challenge
 
     async def decline(self, challenge_id: str, guild_id: str | int, user: User) -> Result:
         """The challenged user turns a challenge down."""
@@ -360,12 +394,7 @@ class GameService:
         variant_name = self._variant(variant)
         seconds = self._turn_time(turn_time)
         think = self._think_time(think_time)
-        try:
-            board = Board(fen, variant_name) if fen else Board(None, variant_name)
-        except RulesError as exc:
-            raise InvalidRequestError(str(exc)) from None
-        if board.outcome() is not None:
-            raise InvalidRequestError("that position is already over: set up one where both sides can play")
+        board = self._position(variant_name, fen)
         now = self._clock()
         events: list[Event] = []
         game = GameState(
@@ -494,8 +523,11 @@ class GameService:
 
         return await self._transact(game_id, guild_id, plan)
 
-    async def rematch(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
-        """Offer the same game again with colours swapped: a new challenge, or at once against the AI."""
+    async def rematch(
+        self, game_id: str, guild_id: str | int | None, user: User, *, channel_id: str | int | None = None
+    ) -> Result:
+        """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
+        or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel."""
         game = await self._load(game_id, guild_id)
         if game.is_active:
             raise GameNotOverError("the game is still being played")
@@ -503,11 +535,12 @@ class GameService:
         if color is None:
             raise NotAPlayerError("only the players can ask for a rematch")
         other = game.player(color.opponent)
+        channel = str(channel_id) if channel_id is not None else game.channel_id
         if other.is_ai:
             assert other.level is not None
             return await self.play_ai(
                 game.guild_id,
-                game.channel_id,
+                channel,
                 user,
                 other.level,
                 color=color_name(color.opponent),
@@ -517,16 +550,30 @@ class GameService:
                 turn_time=game.turn_time,
                 rematch_of=game.id,
             )
+        set_up = game.initial_fen != Board(None, game.variant).initial_fen
         return await self.challenge(
             game.guild_id,
-            game.channel_id,
+            channel,
             user,
             User(other.id, other.name),
             variant=game.variant,
             turn_time=game.turn_time,
             color=color_name(color.opponent),
+            fen=game.initial_fen if set_up else None,
             rematch_of=game.id,
         )
+
+    async def set_board_message(self, game_id: str, channel_id: str | int, message_id: str | int) -> None:
+        """Record the message that shows the game's board, so a change that happens outside an interaction (an AI
+        move, a timeout) edits it, also after a restart. It does not change the game's version."""
+        where = MessageRef.of(channel_id, message_id)
+        try:
+            await self._store.set_board_message(game_id, where)
+        except CommitConflict:
+            raise UnknownGameError(f"there is no game {str(game_id)[:40]!r}") from None
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache[game_id] = cached.evolve(board_message=where)
 
     # -- queries --------------------------------------------------------------------------------------------------
 
@@ -586,9 +633,16 @@ class GameService:
 
     async def sweep(self, limit: int = 200) -> list[Result]:
         """End overdue games (a loss on time for the side to move) and expire old challenges; publishes and returns
-        what happened. The :class:`Sweeper` calls this on a timer."""
+        what happened. It also starts again every AI turn that has waited longer than ``ai_retry_after`` with no
+        search of this process on it (the AI failed, or the process searching it stopped), so no game stays stuck;
+        a second search of the same version elsewhere is harmless (the first answer applies, the other is dropped).
+        The :class:`Sweeper` calls this on a timer."""
         now = self._clock()
         results: list[Result] = []
+        waiting = await self._store.ai_turns(now - self._settings.ai_retry_after, limit)
+        for game in await self._store.load_games(waiting):
+            if game.awaiting_ai and game.id not in self._ai_pending and self._schedule_ai(game):
+                log.info("sweeper restarted the AI turn of game %s (version %d)", game.id, game.version)
         for game_id in await self._store.due_games(now, limit):
             try:
                 result = await self._transact(game_id, None, self._timeout_plan)
@@ -664,6 +718,7 @@ class GameService:
                 self._cache[game_id] = after
             else:
                 self._cache.pop(game_id, None)
+                self._ai_failed.pop(game_id, None)
         self._schedule_ai(after)
         return Result(tuple(step.events + extra), GameView.of(after, now))
 
@@ -863,8 +918,10 @@ class GameService:
                 except Exception as exc:
                     log.warning("AI %s failed in game %s (attempt %d): %s", player.level, game.id, attempt, exc)
                     if attempt == _AI_ATTEMPTS:
-                        text = f"{player.name} could not choose a move; the game waits and resumes on restart"
-                        await self._sink.publish(None, [Event(EventKind.AI_FAILED, text, game.id)])
+                        if self._ai_failed.get(game.id) != game.version:  # say it once, not at every retry
+                            self._ai_failed[game.id] = game.version
+                            text = f"{player.name} could not choose a move; it will try again shortly"
+                            await self._sink.publish(None, [Event(EventKind.AI_FAILED, text, game.id)])
                         return
                     await asyncio.sleep(0.1 * attempt)
 
@@ -876,6 +933,7 @@ class GameService:
                     raise IllegalMoveError(f"the AI chose an illegal move {choice.move!r}: {exc}") from None
                 return self._play(current, board, move, now)
 
+            self._ai_failed.pop(game.id, None)
             try:
                 result = await self._transact(game.id, None, plan, expected_version=game.version)
             except (PositionChangedError, GameOverError):
@@ -954,7 +1012,7 @@ class GameService:
             ChallengeStatus.CANCELLED: EventKind.CHALLENGE_CANCELLED,
             ChallengeStatus.EXPIRED: EventKind.CHALLENGE_EXPIRED,
         }[status]
-        return Result((Event(kind, text, challenge_id=challenge.id),), challenge=closed)
+        return Result((_challenge_event(kind, text, closed),), challenge=closed)
 
     async def _check_free(self, guild: str, channel: str, challenger: User, opponent: User | None) -> None:
         """Refuse early (the atomic check is at the game's creation) when the channel or the pair is busy."""
@@ -979,6 +1037,17 @@ class GameService:
         if other is not None:
             names[other.id] = other.name
         await self._store.set_names(names)
+
+    @staticmethod
+    def _position(variant: str, fen: str | None) -> Board:
+        """The start position: ``fen`` when given (checked), else the variant's; refused when already over."""
+        try:
+            board = Board(fen, variant) if fen else Board(None, variant)
+        except RulesError as exc:
+            raise InvalidRequestError(str(exc)) from None
+        if board.outcome() is not None:
+            raise InvalidRequestError("that position is already over: set up one where both sides can play")
+        return board
 
     def _variant(self, name: str) -> str:
         try:
@@ -1010,6 +1079,11 @@ class GameService:
         if not 0 < seconds <= s.ai_think_time_max:
             raise InvalidRequestError(f"the AI may think between 0 and {s.ai_think_time_max:g} seconds a move")
         return float(seconds)
+
+
+def _challenge_event(kind: EventKind, text: str, challenge: Challenge, game_id: str | None = None) -> Event:
+    """An event about ``challenge``, with its guild and channel so a front end can show it anywhere, any time."""
+    return Event(kind, text, game_id, challenge.id, guild_id=challenge.guild_id, channel_id=challenge.channel_id)
 
 
 def _duration(seconds: float) -> str:

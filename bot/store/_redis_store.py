@@ -2,11 +2,13 @@
 
 Key layout (``kingme:v1`` is the namespace and schema version; bump it for an incompatible change)::
 
-    {ns}:game:{id}                     hash   v (version), state (JSON of GameState without moves)
+    {ns}:game:{id}                     hash   v (version), state (JSON of GameState without moves),
+                                              board (JSON of the board message's MessageRef, not versioned)
     {ns}:game:{id}:moves               list   PDN move texts
     {ns}:game:{id}:result              string PDN result, set once when the game ends
-    {ns}:challenge:{id}                hash   v, state (JSON of Challenge)
+    {ns}:challenge:{id}                hash   v, state (JSON of Challenge), message (JSON MessageRef, not versioned)
     {ns}:deadlines                     zset   active game id -> move deadline
+    {ns}:ai:turns                      zset   active game id where an AI is to move -> when its turn began
     {ns}:challenges:expiry             zset   pending challenge id -> expiry
     {ns}:user:{uid}:games              set    the user's active games
     {ns}:user:{uid}:challenges         set    the user's pending challenges (sent or received)
@@ -22,7 +24,8 @@ Key layout (``kingme:v1`` is the namespace and schema version; bump it for an in
 
 Games are keyed by id alone so a button that carries only a game id finds its game; the guild is in the state and in
 every index that is per guild. A plain move is one EVALSHA: check the version, write the state, append the move,
-move the deadline.
+move the deadline. Where a front end shows a game or challenge (``board``, ``message``) is written by its own small
+guarded commit (the record must exist) and never changes the version, so recording it cannot outdate a board.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from bot.service._models import Challenge, GameState, Rating
+from bot.service._models import Challenge, GameState, MessageRef, Rating
 from bot.service._ports import CommitConflict, Settlement
 
 NAMESPACE = "kingme:v1"
@@ -125,6 +128,10 @@ class RedisGameStore:
         else:
             commit.check("version", "hget", key, "v", str(before.version))
         commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
+        if after.awaiting_ai:
+            commit.op("ZADD", self._k("ai", "turns"), _num(after.updated_at), after.id)
+        elif before is not None:
+            commit.op("ZREM", self._k("ai", "turns"), after.id)
         moves_key = key + ":moves"
         old = before.moves if before is not None else ()
         if after.moves[: len(old)] == old:
@@ -220,6 +227,19 @@ class RedisGameStore:
         self._challenge_ops(commit, before, after)
         await self._run(commit)
 
+    async def set_board_message(self, game_id: str, where: MessageRef) -> None:
+        await self._set_field(self._game_key(game_id), "board", where)
+
+    async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
+        await self._set_field(self._k("challenge", challenge_id), "message", where)
+
+    async def _set_field(self, key: str, field: str, where: MessageRef) -> None:
+        """Write an unversioned display field of an existing record (``missing`` when there is none)."""
+        commit = _Commit()
+        commit.check("missing", "exists", key, "", "1")
+        commit.op("HSET", key, field, where.to_json())
+        await self._run(commit)
+
     # -- reads ----------------------------------------------------------------------------------------------------
 
     async def load_game(self, game_id: str) -> GameState | None:
@@ -233,22 +253,23 @@ class RedisGameStore:
         async with self._r.pipeline(transaction=True) as pipe:
             for game_id in game_ids:
                 key = self._game_key(game_id)
-                pipe.hmget(key, ["v", "state"])
+                pipe.hmget(key, ["v", "state", "board"])
                 pipe.lrange(key + ":moves", 0, -1)
             replies = await pipe.execute()
         games = []
         for i in range(0, len(replies), 2):
-            (version, state), moves = replies[i], replies[i + 1]
+            (version, state, board), moves = replies[i], replies[i + 1]
             if version is None or state is None:
                 continue
-            games.append(GameState.from_json(state, tuple(_text(m) for m in moves), int(version)))
+            moves_ = tuple(_text(m) for m in moves)
+            games.append(GameState.from_json(state, moves_, int(version), MessageRef.from_json(board)))
         return games
 
     async def load_challenge(self, challenge_id: str) -> Challenge | None:
-        version, state = await self._r.hmget(self._k("challenge", challenge_id), ["v", "state"])
+        version, state, message = await self._r.hmget(self._k("challenge", challenge_id), ["v", "state", "message"])
         if version is None or state is None:
             return None
-        return Challenge.from_json(state, int(version))
+        return Challenge.from_json(state, int(version), MessageRef.from_json(message))
 
     async def due_games(self, now: float, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(self._k("deadlines"), "-inf", now, start=0, num=limit)
@@ -256,6 +277,10 @@ class RedisGameStore:
 
     async def due_challenges(self, now: float, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(self._k("challenges", "expiry"), "-inf", now, start=0, num=limit)
+        return [_text(i) for i in ids]
+
+    async def ai_turns(self, began_before: float, limit: int) -> list[str]:
+        ids = await self._r.zrangebyscore(self._k("ai", "turns"), "-inf", began_before, start=0, num=limit)
         return [_text(i) for i in ids]
 
     async def active_game_ids(self) -> list[str]:

@@ -4,6 +4,7 @@ weights."""
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import random
 import zlib
@@ -16,7 +17,16 @@ from ai.api import Limits, get_level
 from ai.learners import shipped_model
 from ai.learners.features import lms_features, q_state, sarsa_features, threatened
 from ai.learners.lms import SEED_WEIGHTS, Critic, Generalizer, LinearModel, LmsPlayer
-from ai.learners.qlearning import QEpisode, QTable, q_terminal_update, q_update, reward
+from ai.learners.qlearning import (
+    QEpisode,
+    QLearningPlayer,
+    QTable,
+    load_shipped_model,
+    q_terminal_update,
+    q_update,
+    reply_value,
+    reward,
+)
 from ai.learners.sarsa import SarsaPlayer, q_value, sarsa_update
 from ai.learners.sarsa import reward as sarsa_reward
 from ai.training import LEARNERS, evaluate, player_from_model, train
@@ -95,6 +105,65 @@ def test_q_episode_applies_both_updates_to_the_remembered_transition() -> None:
     # The game ends with White having lost its man: R(s2, final) = −(−1) = 1, so T(s2, s_m) = 2 + 0.1 × 1.
     episode.finish(after, Outcome(Termination.NO_MOVES, Color.BLACK))
     assert table.values[(s2, s_m)] == pytest.approx(2.1)
+
+
+# Black men on 5 and 13, a White man on 14. Both Black moves (5-9 and 13-17) lead to the same state for Black, so to
+# transitions of the same value; after 5-9 White must take (14x5), after 13-17 it cannot take anything.
+SAME_STATE_FEN = "B:W14:B5,13"
+
+
+def _transition_after(fen: str, black: str, white: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """White's transition (in White's states) when Black plays ``black`` and White replies ``white``."""
+    board = Board(fen)
+    board.push_text(black)
+    before = q_state(board, Color.WHITE)
+    board.push_text(white)
+    return before, q_state(board, Color.WHITE)
+
+
+def test_moves_of_equal_value_are_told_apart_by_the_opponents_best_reply() -> None:
+    board = Board(SAME_STATE_FEN)
+    states = set()
+    for move in board.legal_moves:
+        board.push(move)
+        states.add(q_state(board, Color.BLACK))
+        board.pop()
+    assert len(states) == 1  # a tie for seed 000's choice
+    take = _transition_after(SAME_STATE_FEN, "5-9", "14x5")
+    # The table values White's capture at 1: after 5-9 White's best transition is worth 1, after 13-17 0 (unknown).
+    player = QLearningPlayer(QTable({take: 1.0}))
+    assert {player.choose(board, Limits(), random.Random(seed)).move for seed in range(10)} == {"13-17"}
+    # The choice follows the table, not a rule about captures: valued at −1, the capture is what Black leaves White.
+    player = QLearningPlayer(QTable({take: -1.0}))
+    assert {player.choose(board, Limits(), random.Random(seed)).move for seed in range(10)} == {"5-9"}
+    # With nothing to tell them apart, the tie is broken at random.
+    player = QLearningPlayer(QTable())
+    assert {player.choose(board, Limits(), random.Random(seed)).move for seed in range(20)} == {"5-9", "13-17"}
+
+
+def test_the_value_of_the_move_comes_before_the_reply() -> None:
+    # Black men on 8 and 12, a White man on 19: 8-11 and 12-16 lead to different states, and after 12-16 White takes
+    # (19x12x3). Black's transition of 12-16 is worth 0.5, so it is played, however much White's capture is worth.
+    fen = "B:W19:B8,12"
+    board = Board(fen)
+    board.push_text("12-16")
+    after = q_state(board, Color.BLACK)
+    board.pop()
+    table = QTable({(q_state(board, Color.BLACK), after): 0.5, _transition_after(fen, "12-16", "19x12x3"): 3.0})
+    assert QLearningPlayer(table).choose(board, Limits(), random.Random(0)).move == "12-16"
+
+
+def test_reply_value_of_a_finished_game() -> None:
+    board = Board("B:W18:B14")
+    board.push_text("14x23")  # White has no piece left: Black has won
+    assert reply_value(QTable(), board, Color.BLACK) == -math.inf
+    assert reply_value(QTable(), board, Color.WHITE) == math.inf
+
+
+def test_shipped_qlearning_level_beats_easy() -> None:
+    # The acceptance bar of seed 000's level: 80% of the points against easy, colours alternated.
+    score = evaluate(get_level("qlearning").factory(), "easy", 100, seed=2024)
+    assert score.score >= 0.8
 
 
 # -- seed 001: LMS --------------------------------------------------------------------------------------------------
@@ -176,11 +245,20 @@ def test_learning_curve_points() -> None:
 # -- the levels -----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", LEARNER_NAMES)
+@pytest.mark.parametrize("name", ["lms", "sarsa"])
 def test_shipped_weights_load(name: str) -> None:
     model = shipped_model(name, "american")
     assert model is not None
     assert model.get("meta", {}).get("games", 0) > 0
+
+
+@pytest.mark.parametrize("variant", ["american", "mini", "capture-all"])
+def test_shipped_qlearning_weights_load_from_the_compressed_file(variant: str) -> None:
+    model = load_shipped_model(variant)
+    assert model is not None
+    assert model["meta"]["variant"] == ("mini" if variant == "mini" else "american")
+    assert model["meta"]["games"] > 0
+    assert QTable.from_model(model).values
 
 
 def _random_positions(variant: str, rng: random.Random, count: int) -> list[Board]:

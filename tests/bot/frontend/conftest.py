@@ -143,6 +143,17 @@ def description(message: Message) -> str:
     return "\n".join(str(e.get("description") or "") for e in message.embeds)
 
 
+async def resign(harness: Harness, user: User, channel: Any = None) -> Message:
+    """``/checkers resign``, then the "Really resign?" button on the ephemeral answer; returns that answer."""
+    asked: Message = (await harness.command(user, "resign", channel=channel)).message
+    assert asked.ephemeral and "Really resign" in asked.content, asked.content
+    confirm = component(asked, "km:r:")
+    assert confirm is not None and confirm["label"] == "Really resign?"
+    await harness.emulator.click(user, asked, confirm["custom_id"])
+    assert asked.content == "You resigned." and custom_ids(asked) == []
+    return asked
+
+
 async def play_first_move(harness: Harness, user: User, board: Message) -> str:
     """Choose the first piece and its first move with the select menus; returns the move text."""
     emulator = harness.emulator

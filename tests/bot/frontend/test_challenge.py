@@ -15,7 +15,9 @@ from tests.bot.frontend.conftest import (
     custom_ids,
     description,
     eventually,
+    make_settings,
     play_first_move,
+    resign,
 )
 
 
@@ -96,8 +98,7 @@ async def test_challenge_moves_draw_declined_resignation_and_leaderboard(harness
     await eventually(lambda: to_move(harness, board) is white, what="the board after a typed move")
 
     # resignation by White ends the game with rating changes; the board loses its controls
-    resign = await harness.command(white, "resign", channel=thread)
-    assert resign.message.ephemeral
+    await resign(harness, white, channel=thread)
     await eventually(lambda: board.content == "Game over.", what="the finished board")
     assert custom_ids(board) == []
     await eventually(lambda: any("Ratings:" in m.content for m in emulator.messages(thread)), what="the result")
@@ -130,12 +131,8 @@ async def test_outdated_board_click_gets_a_fresh_board(harness: Harness) -> None
     assert board_state(second) == board_state(board), "the outdated board now shows the current position"
 
 
-async def test_no_thread_when_threads_are_off(
-    harness: Harness, settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert harness.bot is not None and harness.bot.games is not None
-    # Settings has no field for it yet: the cog reads ``game_threads`` with getattr (default on)
-    monkeypatch.setattr(harness.bot.games, "settings", settings.model_copy(update={"game_threads": False}))
+@pytest.mark.parametrize("settings", [make_settings(game_threads=False)])
+async def test_no_thread_when_threads_are_off(harness: Harness, settings: Settings) -> None:
     board, black, _ = await start_game(harness, threads=False)
     assert harness.emulator.threads() == [] and board.channel_id == harness.emulator.channel.id
     await play_first_move(harness, black, board)
@@ -147,7 +144,10 @@ async def test_timeout_and_expired_challenge_are_announced(harness: Harness) -> 
     alice, carol = harness.user("alice"), harness.user("carol")
     board, black, _ = await start_game(harness)
     thread = emulator.threads()[0]
-    offer = (await harness.command(carol, "challenge", {"opponent": alice}, channel=thread)).message
+    busy = (await harness.command(carol, "challenge", {"opponent": alice}, channel=thread)).message
+    assert busy.ephemeral and "already has a game" in busy.content, "one game per channel: the thread has one"
+    offer = (await harness.command(carol, "challenge", {"opponent": alice})).message
+    assert not offer.ephemeral, "the parent channel is not blocked by the game in its thread"
 
     harness.clock.advance(harness.settings.turn_time_max + 1)
     await harness.service.sweep()

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.emulator import Message
 from bot.games import command_list
-from tests.bot.frontend.conftest import Harness, board_state, description, eventually, play_first_move
+from tests.bot.frontend.conftest import Harness, board_state, description, eventually, play_first_move, resign
 from tests.bot.service.conftest import snapshot
 
 # The README's command list is generated from the registered commands; this is what they must be.
@@ -20,7 +20,7 @@ COMMANDS: dict[str, list[str]] = {
     "takeback": [],
     "rematch": [],
     "leaderboard": ["scope", "variant"],
-    "stats": ["user"],
+    "stats": ["user", "variant"],
     "history": ["user"],
     "export": ["game"],
     "watch": ["level_a", "level_b", "variant"],
@@ -74,14 +74,15 @@ async def test_board_text_export_stats_history_and_rematch(harness: Harness) -> 
     took_back = (await harness.command(alice, "takeback")).message
     assert took_back.ephemeral and "took back" in took_back.content
     await eventually(lambda: "Last move" not in str(board.embeds[0]["fields"]), what="the board after a takeback")
-    resigned = (await harness.command(alice, "resign")).message
-    assert resigned.ephemeral
+    await resign(harness, alice)
     await eventually(lambda: board.content == "Game over.")
 
     history = (await harness.command(alice, "history")).message
     assert "lost" in history.embeds[0]["description"] and game_id in history.embeds[0]["description"]
     stats = (await harness.command(alice, "stats")).message
     assert "easy: 0 won, 1 lost, 0 drawn" in str(stats.embeds[0]["fields"])
+    mini = (await harness.command(alice, "stats", {"variant": "mini"})).message
+    assert "Mini checkers" in mini.embeds[0]["title"] and "easy" not in str(mini.embeds[0]["fields"])
 
     again = (await harness.command(alice, "rematch")).message
     assert board_state(again) is None and "thinking" in again.content, "colours swapped: the AI opens"

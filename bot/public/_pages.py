@@ -1,0 +1,268 @@
+"""The public pages of the HTTP side: a leaderboard per server and variant (HTML and JSON), and a page per finished
+game with its PDN and a step-by-step replay. They only read through the game service; nothing here writes.
+
+    register_public_routes(app, service)    # before the application starts
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+from pathlib import Path
+from typing import Any, Final
+
+from aiohttp import web
+
+from bot.public._replay import replay
+from bot.service import (
+    GameService,
+    GameState,
+    InvalidRequestError,
+    LeaderboardEntry,
+    StoreUnavailableError,
+    UnknownGameError,
+)
+from core import VARIANTS, InvalidPdnError
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR: Final = Path(__file__).with_name("static")
+STATIC_PREFIX: Final = "/assets/public"
+GLOBAL: Final = "global"
+"""The ``guild_id`` of the ladder of everyone (``/checkers leaderboard scope:global``)."""
+DEFAULT_LIMIT: Final = 10
+"""As many rows as ``/checkers leaderboard`` shows."""
+MAX_LIMIT: Final = 100
+
+SERVICE_KEY: Final = web.AppKey("public_service", GameService)
+_STATIC_ROUTE: Final = "public_static"
+_GUILD = r"{guild_id:[0-9]{1,20}|global}"
+_VARIANT = r"{variant:[a-z][a-z0-9-]{0,30}}"
+_GAME = r"{game_id:[0-9A-Za-z_-]{1,40}}"
+
+
+def leaderboard_path(guild_id: str | int | None, variant: str = "american") -> str:
+    """The page's path: ``guild_id`` None is the ladder of everyone."""
+    return f"/leaderboard/{GLOBAL if guild_id is None else guild_id}/{variant}"
+
+
+def game_path(game_id: str) -> str:
+    return f"/games/{game_id}"
+
+
+def public_url(base_url: str, path: str) -> str:
+    """``path`` under the operator's ``PUBLIC_BASE_URL`` (for links in the bot's messages)."""
+    return base_url.rstrip("/") + path
+
+
+def register_public_routes(app: web.Application, service: GameService) -> None:
+    """Add the public pages and their static files to ``app`` (before it starts)."""
+    app[SERVICE_KEY] = service
+    app.add_routes(
+        [
+            web.get(f"/leaderboard/{_GUILD}/{_VARIANT}.json", leaderboard_json),
+            web.get(f"/leaderboard/{_GUILD}/{_VARIANT}", leaderboard_html),
+            web.get(f"/games/{_GAME}.pdn", game_pdn),
+            web.get(f"/games/{_GAME}.json", game_json),
+            web.get(f"/games/{_GAME}", game_html),
+            web.static(STATIC_PREFIX, STATIC_DIR, name=_STATIC_ROUTE, append_version=True),
+        ]
+    )
+
+
+# -- leaderboard ------------------------------------------------------------------------------------------------------
+
+
+async def _leaderboard(request: web.Request) -> tuple[str | None, str, list[LeaderboardEntry]]:
+    guild = request.match_info["guild_id"]
+    guild_id = None if guild == GLOBAL else guild
+    variant = request.match_info["variant"]
+    if variant not in VARIANTS:
+        raise _not_found(request, f"There is no variant {variant!r}: try {', '.join(VARIANTS)}.")
+    try:
+        limit = max(1, min(int(request.query.get("limit", DEFAULT_LIMIT)), MAX_LIMIT))
+    except ValueError:
+        raise web.HTTPBadRequest(text="limit must be a number") from None
+    service = request.app[SERVICE_KEY]
+    try:
+        entries = await service.leaderboard(variant, guild_id, limit)
+    except InvalidRequestError as exc:
+        raise _not_found(request, exc.message) from None
+    except StoreUnavailableError:
+        raise web.HTTPServiceUnavailable(text="The game store is not answering; try again soon.") from None
+    return guild_id, variant, entries
+
+
+def _title(guild_id: str | None, variant: str) -> str:
+    where = "everyone" if guild_id is None else f"server {guild_id}"
+    return f"Leaderboard: {VARIANTS[variant].title}, {where}"
+
+
+async def leaderboard_json(request: web.Request) -> web.Response:
+    guild_id, variant, entries = await _leaderboard(request)
+    body = {
+        "guild_id": guild_id,
+        "variant": variant,
+        "title": _title(guild_id, variant),
+        "entries": [
+            {
+                "rank": e.rank,
+                "user_id": e.user_id,
+                "name": e.name,
+                "rating": e.rating,
+                "rd": e.rd,
+                "provisional": e.provisional,
+                "games": e.games,
+            }
+            for e in entries
+        ],
+    }
+    return web.json_response(body, headers={"Cache-Control": "no-cache"})
+
+
+async def leaderboard_html(request: web.Request) -> web.Response:
+    guild_id, variant, entries = await _leaderboard(request)
+    title = _title(guild_id, variant)
+    if entries:
+        rows = "\n".join(
+            f'<tr><td class="rank">{e.rank}</td><td class="name">{_e(e.name)}</td>'
+            f'<td class="rating">{round(e.rating)}{"?" if e.provisional else ""}</td>'
+            f'<td class="games">{e.games}</td></tr>'
+            for e in entries
+        )
+        table = (
+            '<table class="ladder"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>"
+            '<p class="note"><code>?</code> marks a provisional rating.</p>'
+        )
+    else:
+        table = (
+            '<p class="empty">Nobody has a rating here yet: finish a rated game with '
+            "<code>/checkers challenge</code>.</p>"
+        )
+    others = " · ".join(
+        f'<a href="{leaderboard_path(guild_id, name)}">{_e(v.title)}</a>' for name, v in VARIANTS.items()
+    )
+    json_link = f'<a href="{leaderboard_path(guild_id, variant)}.json">JSON</a>'
+    body = f"<h1>{_e(title)}</h1>{table}<p class='links'>{others} · {json_link}</p>"
+    return _page(request, title, body)
+
+
+# -- games ------------------------------------------------------------------------------------------------------------
+
+
+async def _finished_game(request: web.Request) -> tuple[GameState, str]:
+    game_id = request.match_info["game_id"]
+    service = request.app[SERVICE_KEY]
+    try:
+        view = await service.state(game_id)
+        pdn = await service.pdn(game_id)
+    except UnknownGameError:
+        raise _not_found(request, f"There is no game {game_id!r}.") from None
+    except StoreUnavailableError:
+        raise web.HTTPServiceUnavailable(text="The game store is not answering; try again soon.") from None
+    if view.game.is_active:
+        raise _not_found(request, "This game is still being played: its page opens when it ends.")
+    return view.game, pdn
+
+
+async def game_pdn(request: web.Request) -> web.Response:
+    game, pdn = await _finished_game(request)
+    return web.Response(
+        text=pdn,
+        content_type="application/x-pdn",
+        headers={"Content-Disposition": f'attachment; filename="kingme-{game.id}.pdn"'},
+    )
+
+
+async def game_json(request: web.Request) -> web.Response:
+    game, pdn = await _finished_game(request)
+    return web.json_response(_game_data(game, pdn))
+
+
+def _game_data(game: GameState, pdn: str) -> dict[str, Any]:
+    try:
+        positions = replay(pdn).as_json()
+    except InvalidPdnError:
+        log.exception("the stored PDN of game %s does not read back", game.id)
+        raise web.HTTPInternalServerError(text="This game's record cannot be read.") from None
+    return {
+        "id": game.id,
+        "black": game.black.name,
+        "white": game.white.name,
+        "result": game.result,
+        "end": game.end_text,
+        "termination": game.termination,
+        "variant": game.variant,
+        "pdn": pdn,
+        "replay": positions,
+    }
+
+
+async def game_html(request: web.Request) -> web.Response:
+    game, pdn = await _finished_game(request)
+    data = _game_data(game, pdn)
+    title = f"{game.black.name} vs {game.white.name}"
+    # JSON inside a script element: "</" must not appear, or the element would end early
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    body = f"""
+<h1>{_e(title)}</h1>
+<p class="summary">{_e(game.end_text or "")} <span class="result">{_e(game.result or "*")}</span>
+ · {_e(VARIANTS[game.variant].title if game.variant in VARIANTS else game.variant)}
+ · <a href="{leaderboard_path(game.guild_id, game.variant)}">the server's leaderboard</a></p>
+<div class="replay">
+  <div class="board-wrap"><div id="board" class="board" role="img" aria-label="board"></div></div>
+  <div class="side">
+    <div class="controls">
+      <button id="first" title="First position (Home)">⏮ First</button>
+      <button id="prev" title="Previous (←)">◀ Previous</button>
+      <button id="next" title="Next (→)">Next ▶</button>
+      <button id="last" title="Last position (End)">Last ⏭</button>
+    </div>
+    <p id="status" class="status" aria-live="polite"></p>
+    <ol id="moves" class="moves"></ol>
+  </div>
+</div>
+<h2>PDN</h2>
+<p><a href="{game_path(game.id)}.pdn" download>Download the PDN</a></p>
+<pre id="pdn" class="pdn">{_e(pdn)}</pre>
+<script id="game-data" type="application/json">{payload}</script>
+<script src="{_static(request, "replay.js")}"></script>
+"""
+    return _page(request, f"{title} · King Me", body)
+
+
+# -- layout -----------------------------------------------------------------------------------------------------------
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _static(request: web.Request, name: str) -> str:
+    """The URL of a static file, with a hash of its content so a changed file is fetched again."""
+    return str(request.app.router[_STATIC_ROUTE].url_for(filename=name))
+
+
+def _page(request: web.Request, title: str, body: str, status: int = 200) -> web.Response:
+    text = f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<link rel="stylesheet" href="{_static(request, "public.css")}">
+</head>
+<body>
+<header class="top"><span class="brand">👑 King Me</span></header>
+<main>{body}</main>
+</body>
+</html>
+"""
+    return web.Response(text=text, content_type="text/html", status=status, headers={"Cache-Control": "no-cache"})
+
+
+def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:
+    page = _page(request, "Not found · King Me", f"<h1>Not found</h1><p>{_e(text)}</p>", status=404)
+    return web.HTTPNotFound(text=page.text, content_type="text/html")

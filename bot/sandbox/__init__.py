@@ -1,0 +1,8 @@
+"""The local sandbox: King Me in the browser with no Discord at all. The real bot runs against the local Discord
+emulator, and a page that looks and behaves like a Discord channel lets a few local users play (``kingme sandbox``).
+"""
+
+from bot.sandbox._bridge import SOCKET_PATH, SandboxBridge
+from bot.sandbox._runtime import SandboxRuntime, run_sandbox
+
+__all__ = ["SOCKET_PATH", "SandboxBridge", "SandboxRuntime", "run_sandbox"]

@@ -1,0 +1,351 @@
+"""Between the sandbox page and the Discord emulator: page actions become emulator user actions, emulator events
+become page updates.
+
+Each websocket is one viewer acting as one of the emulator's users (``alice``, ``bob``, ``carol``; switchable). A
+viewer is sent only the messages that user may see (an ephemeral reply reaches only its user), as the Discord JSON of
+:meth:`DiscordEmulator.message_json`. Actions (slash commands, autocomplete, clicks, select choices) run as the
+viewer's user; whatever the emulator or the bot refuses comes back as an ``error`` for the page to show in a toast.
+
+The protocol, JSON both ways. The page sends ``{"op": ..., "ref": n, ...}``:
+
+- ``as`` ``user``: act as another user (answered by a new ``snapshot``)
+- ``invoke`` ``path`` ``options`` ``channel``; ``autocomplete`` the same plus ``focused``
+- ``click`` ``message`` ``custom_id``; ``select`` the same plus ``values``
+- ``commands``: the registered slash commands again
+
+and receives ``snapshot``, ``message_create``/``message_update`` (``message``), ``message_delete`` (``id``,
+``channel_id``), ``channel`` (a thread that appeared or changed), ``commands``, ``choices`` (``ref``), ``done``
+(``ref``: the bot answered) and ``error`` (``ref``, ``text``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Final
+
+from aiohttp import WSMsgType, web
+
+from bot.emulator import Channel, DiscordEmulator, EmulatorEvent, InteractionHandle, Message, Reply, User
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR: Final = Path(__file__).with_name("static")
+STATIC_PREFIX: Final = "/assets/sandbox"
+SOCKET_PATH: Final = "/sandbox/ws"
+HISTORY: Final = 200
+"""Messages per channel a viewer gets on connecting (the newest)."""
+_QUEUE_LIMIT: Final = 1000
+"""Updates waiting for one slow viewer before it is disconnected (it reconnects and gets a fresh snapshot)."""
+_TIMEOUT_TEXT: Final = "The application did not respond"
+"""What Discord shows when a bot leaves an interaction unanswered."""
+
+JSON = dict[str, Any]
+
+
+class ActionError(Exception):
+    """A page action that cannot be carried out; the message is shown in the page's toast."""
+
+
+class Viewer:
+    """One connected page: the user it acts as, and its queue of updates (sent in order by one task)."""
+
+    def __init__(self, socket: web.WebSocketResponse, user: User) -> None:
+        self.socket = socket
+        self.user = user
+        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue(_QUEUE_LIMIT)
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def push(self, update: JSON) -> None:
+        try:
+            self.queue.put_nowait(update)
+        except asyncio.QueueFull:
+            log.warning("a sandbox page fell %d updates behind; closing it", _QUEUE_LIMIT)
+            self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+    async def send_loop(self) -> None:
+        while (update := await self.queue.get()) is not None:
+            if self.socket.closed:
+                return
+            await self.socket.send_json(update)
+        await self.socket.close()
+
+
+class SandboxBridge:
+    """Serves the sandbox page and its websocket for one started :class:`DiscordEmulator`.
+
+    ``install(app)`` adds ``GET /`` (the page), the websocket and the static files to an aiohttp application that
+    has not started yet.
+    """
+
+    def __init__(self, emulator: DiscordEmulator, *, default_user: str = "alice") -> None:
+        self.emulator = emulator
+        self.default_user = default_user
+        self.viewers: set[Viewer] = set()
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- aiohttp --------------------------------------------------------------------------------------------------
+
+    def install(self, app: web.Application, *_: object) -> None:
+        """Add the page, its websocket and static files to ``app``; close the sockets when ``app`` shuts down.
+
+        Extra positional arguments are ignored, so this fits a ``setup(app, service)`` hook."""
+        app.add_routes(
+            [
+                web.get("/", self.page),
+                web.get(SOCKET_PATH, self.socket),
+                web.static(STATIC_PREFIX, STATIC_DIR, name="sandbox_static", append_version=True),
+            ]
+        )
+        app.on_shutdown.append(self._on_shutdown)
+
+    async def page(self, request: web.Request) -> web.Response:
+        static = request.app.router["sandbox_static"]
+        text = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+        for name in ("sandbox.css", "sandbox.js"):
+            text = text.replace(f"{{{{{name}}}}}", str(static.url_for(filename=name)))
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    async def socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=1 << 20)
+        await ws.prepare(request)
+        viewer = Viewer(ws, self._user(request.query.get("as", self.default_user), fallback=True))
+        self._subscribe()
+        self.viewers.add(viewer)
+        sender = asyncio.create_task(viewer.send_loop(), name="sandbox-viewer")
+        viewer.push(self.snapshot(viewer.user))
+        try:
+            async for frame in ws:
+                if frame.type is WSMsgType.TEXT:
+                    self._receive(viewer, frame.data)
+                elif frame.type is WSMsgType.ERROR:
+                    break
+        finally:
+            self.viewers.discard(viewer)
+            viewer.close()
+            for task in list(viewer.tasks):
+                task.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await sender
+        return ws
+
+    async def close(self) -> None:
+        """Disconnect every page and stop listening to the emulator."""
+        for viewer in list(self.viewers):
+            viewer.close()
+            with contextlib.suppress(Exception):
+                await viewer.socket.close()
+        self.viewers.clear()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    async def _on_shutdown(self, app: web.Application) -> None:
+        await self.close()
+
+    # -- state for the page -----------------------------------------------------------------------------------------
+
+    def snapshot(self, user: User) -> JSON:
+        """Everything a page shows on connecting, as ``user`` sees it."""
+        emulator = self.emulator
+        guild = emulator.guild
+        channels = [c for c in emulator.state.channels.values() if c.guild_id == guild.id]
+        messages: list[JSON] = []
+        for channel in channels:
+            for message in emulator.messages(channel, visible_to=user)[-HISTORY:]:
+                messages.append(emulator.message_json(message))
+        return {
+            "type": "snapshot",
+            "me": _user_json(user),
+            "bot": _user_json(emulator.bot_user),
+            "users": [_user_json(u) for u in emulator.state.users.values()],
+            "players": [u.name for u in emulator.state.users.values() if not u.bot],
+            "guild": {"id": str(guild.id), "name": guild.name},
+            "channel_id": str(emulator.channel.id),
+            "channels": [_channel_json(c) for c in channels],
+            "messages": messages,
+            "commands": self.commands(),
+        }
+
+    def commands(self) -> list[JSON]:
+        """The slash commands the bot synced, as it sent them (names, descriptions, options, choices)."""
+        return [c.payload | {"id": str(c.id)} for c in self.emulator.registered_commands() if c.type == 1]
+
+    # -- emulator events --------------------------------------------------------------------------------------------
+
+    def _subscribe(self) -> None:
+        if self._unsubscribe is None:
+            self._unsubscribe = self.emulator.subscribe(self._on_event)
+
+    def _on_event(self, event: EmulatorEvent) -> None:
+        """Turn one change of the emulated world into an update for each page that may see it (in the emulator's
+        thread of control, so the message is serialised as it is now)."""
+        if not self.viewers:
+            return
+        if event.message is not None:
+            message = event.message
+            if event.kind == "message_delete":
+                update: JSON = {"type": "message_delete", "id": str(message.id), "channel_id": str(message.channel_id)}
+                for viewer in self.viewers:
+                    viewer.push(update)
+                return
+            update = {"type": event.kind, "message": self.emulator.message_json(message)}
+            for viewer in self.viewers:
+                if message.visible_for(viewer.user.id):
+                    viewer.push(update)
+        elif event.channel is not None:
+            update = {"type": "channel", "channel": _channel_json(event.channel)}
+            for viewer in self.viewers:
+                viewer.push(update)
+
+    # -- page actions -----------------------------------------------------------------------------------------------
+
+    def _receive(self, viewer: Viewer, text: str) -> None:
+        ref: object = None
+        try:
+            request = json.loads(text)
+            if not isinstance(request, dict):
+                raise ActionError("an action is a JSON object")
+            ref = request.get("ref")
+            self._act(viewer, request, ref)
+        except ActionError as exc:
+            viewer.push(_error(ref, str(exc)))
+        except (ValueError, KeyError, TypeError, RuntimeError) as exc:
+            # the emulator's validation (what the Discord client would refuse to send) and malformed requests
+            viewer.push(_error(ref, _describe(exc)))
+
+    def _act(self, viewer: Viewer, request: JSON, ref: object) -> None:
+        op = request.get("op")
+        emulator = self.emulator
+        if op == "as":
+            viewer.user = self._user(str(request.get("user", "")))
+            viewer.push(self.snapshot(viewer.user))
+        elif op == "commands":
+            viewer.push({"type": "commands", "ref": ref, "commands": self.commands()})
+        elif op in ("invoke", "autocomplete"):
+            path = request.get("path")
+            if not isinstance(path, list) or not all(isinstance(p, str) for p in path) or not path:
+                raise ActionError("a command path is a list of names")
+            options = request.get("options") or {}
+            if not isinstance(options, dict):
+                raise ActionError("options are an object of names and values")
+            channel = self._channel(request.get("channel"))
+            if op == "invoke":
+                handle = emulator.invoke(viewer.user, path, options, channel=channel)
+                self._follow(viewer, ref, handle, _done)
+            else:
+                focused = str(request.get("focused", ""))
+                handle = emulator.autocomplete(viewer.user, path, options, focused, channel=channel)
+                self._follow(viewer, ref, handle, _choices)
+        elif op in ("click", "select"):
+            message = self._message(viewer, request.get("message"))
+            custom_id = str(request.get("custom_id", ""))
+            if op == "click":
+                handle = emulator.click(viewer.user, message, custom_id)
+            else:
+                values = request.get("values")
+                if not isinstance(values, list):
+                    raise ActionError("a select sends a list of values")
+                handle = emulator.select(viewer.user, message, custom_id, [str(v) for v in values])
+            self._follow(viewer, ref, handle, _done)
+        else:
+            raise ActionError(f"unknown action {op!r}")
+
+    def _follow(
+        self, viewer: Viewer, ref: object, handle: InteractionHandle, answer: Callable[[object, Reply], JSON]
+    ) -> None:
+        """Wait for the bot's answer in the background and tell the page (the updates arrive as events)."""
+
+        async def wait() -> None:
+            try:
+                reply = await handle
+            except TimeoutError:
+                viewer.push(_error(ref, _TIMEOUT_TEXT))
+                return
+            viewer.push(answer(ref, reply))
+
+        task = asyncio.create_task(_logged(wait()), name="sandbox-interaction")
+        viewer.tasks.add(task)
+        task.add_done_callback(viewer.tasks.discard)
+
+    def _user(self, name: str, *, fallback: bool = False) -> User:
+        try:
+            user = self.emulator.user(name)
+        except KeyError:
+            if fallback:
+                return self.emulator.user(self.default_user)
+            raise ActionError(f"there is no user {name!r}") from None
+        if user.bot:
+            raise ActionError("the sandbox cannot act as the bot")
+        return user
+
+    def _channel(self, value: object) -> Channel:
+        if value is None:
+            return self.emulator.channel
+        channel = self.emulator.state.channels.get(_snowflake(value, "channel"))
+        if channel is None:
+            raise ActionError("that channel is gone")
+        return channel
+
+    def _message(self, viewer: Viewer, value: object) -> Message:
+        message = self.emulator.state.messages.get(_snowflake(value, "message"))
+        if message is None or not message.visible_for(viewer.user.id):
+            raise ActionError("that message is gone")
+        return message
+
+
+async def _logged(work: Awaitable[None]) -> None:
+    try:
+        await work
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("a sandbox interaction failed")
+
+
+def _snowflake(value: object, what: str) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        raise ActionError(f"{value!r} is not a {what} id") from None
+
+
+def _user_json(user: User) -> JSON:
+    return {"id": str(user.id), "name": user.name, "bot": user.bot}
+
+
+def _channel_json(channel: Channel) -> JSON:
+    return {
+        "id": str(channel.id),
+        "name": channel.name,
+        "parent_id": None if channel.parent_id is None else str(channel.parent_id),
+        "thread": channel.is_thread,
+        "archived": channel.archived,
+        "locked": channel.locked,
+        "position": channel.position,
+    }
+
+
+def _done(ref: object, reply: Reply) -> JSON:
+    return {"type": "done", "ref": ref, "messages": [str(m.id) for m in reply.messages]}
+
+
+def _choices(ref: object, reply: Reply) -> JSON:
+    return {"type": "choices", "ref": ref, "choices": reply.choices}
+
+
+def _error(ref: object, text: str) -> JSON:
+    return {"type": "error", "ref": ref, "text": text}
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return text or type(exc).__name__

@@ -1,0 +1,167 @@
+"""The sandbox: the real bot, run by the normal composition root, connected to the local Discord emulator instead of
+Discord, with the sandbox page and the public pages on its HTTP side.
+
+    kingme sandbox        ->  asyncio.run(run_sandbox(settings, open_browser=True))
+
+The sandbox listens on 127.0.0.1 only (anyone who reaches the page can act as any local user) and keeps its games in
+an embedded redis-server in a temporary directory: the emulated server gets new ids at every start, so nothing of a
+previous run could be shown again. ``REDIS_URL`` and ``DISCORD_TOKEN`` are ignored, so a sandbox never touches a real
+bot's store or account.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import shutil
+import socket
+import sys
+import tempfile
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+from pydantic import SecretStr
+
+from bot.emulator import DiscordEmulator, patch_discordpy
+from bot.runtime import EXIT_FAILURE, Runtime, StartupError, serve
+from bot.sandbox._bridge import SandboxBridge
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SANDBOX_HOST: Final = "127.0.0.1"
+READY_TIMEOUT: Final = 60.0
+"""Seconds the bot may take to log in to the emulator and sync its commands (AI workers start first)."""
+
+Announce = Callable[[str], None]
+
+
+class SandboxRuntime(Runtime):
+    """A :class:`Runtime` whose Discord is a :class:`DiscordEmulator` started with it, and whose web server also
+    serves the sandbox page (``/``) and its websocket.
+
+    Args:
+        settings: the operator's settings; the token, Redis URL, data directory, guild and public URL are replaced.
+        announce: called with the page's address once the bot is ready (``run_sandbox`` prints it).
+        http_host: the interface to listen on (keep the loopback: the page has no login).
+        redis_binary: as for :class:`Runtime`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        announce: Announce | None = None,
+        http_host: str = SANDBOX_HOST,
+        redis_binary: str | None = None,
+    ) -> None:
+        token = "sandbox." + secrets.token_urlsafe(24)
+        self.emulator = DiscordEmulator(token=token)
+        self.bridge = SandboxBridge(self.emulator)
+        port = settings.http_port or _free_port(http_host)
+        shown_host = "127.0.0.1" if http_host in ("0.0.0.0", "") else http_host
+        self.address = f"http://{shown_host}:{port}"
+        sandbox_settings = settings.model_copy(
+            update={
+                "discord_token": SecretStr(token),
+                "discord_guild_id": None,
+                "redis_url": None,
+                "http_port": port,
+                "public_base_url": self.address,
+            }
+        )
+        super().__init__(
+            sandbox_settings,
+            http_host=http_host,
+            redis_binary=redis_binary,
+            bot_options={"guild_ready_timeout": 0.05},
+            web_setup=[self.bridge.install],
+        )
+        self._announce = announce
+        self._listen_host = http_host
+        self._data_dir: Path | None = None
+        self._patch: contextlib.ExitStack | None = None
+
+    async def start(self) -> None:
+        """Start the emulator, point discord.py at it, start every part of the bot, and wait until it is ready."""
+        try:
+            _check_port_free(self._listen_host, self.settings.http_port)
+            self._data_dir = Path(tempfile.mkdtemp(prefix="kingme-sandbox-"))
+            self.settings = self.settings.model_copy(update={"kingme_data": self._data_dir})
+            try:
+                await self.emulator.start(SANDBOX_HOST, 0)
+            except OSError as exc:
+                raise StartupError(f"the Discord emulator cannot listen on {SANDBOX_HOST}: {exc.strerror}") from None
+            self._patch = contextlib.ExitStack()
+            self._patch.enter_context(patch_discordpy(self.emulator))
+            await super().start()
+            await self._wait_ready()
+        except BaseException:
+            await self.stop()
+            raise
+        log.info("sandbox ready at %s", self.address)
+        if self._announce is not None:
+            self._announce(self.address)
+
+    async def stop(self) -> None:
+        """Stop the bot and every part (the bot first, so it does not reconnect), then the emulator. Idempotent."""
+        await super().stop()
+        await self.bridge.close()
+        if self._patch is not None:
+            self._patch.close()
+            self._patch = None
+        await self.emulator.stop()
+        if self._data_dir is not None:
+            await asyncio.to_thread(shutil.rmtree, self._data_dir, True)
+            self._data_dir = None
+
+    async def _wait_ready(self) -> None:
+        assert self.bot is not None
+        try:
+            async with asyncio.timeout(READY_TIMEOUT):
+                await self.bot.wait_until_ready()
+        except TimeoutError:
+            raise StartupError(
+                f"the bot did not connect to the local Discord emulator within {READY_TIMEOUT:g} s"
+            ) from None
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Refuse a taken port before anything starts, with what to do about it (a newcomer's likeliest failure)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            raise StartupError(
+                f"HTTP port {port} on {host} is already in use (another sandbox?): stop it, or use another port "
+                f"with `kingme sandbox --port 8081` or HTTP_PORT"
+            ) from None
+
+
+def _free_port(host: str) -> int:
+    """A port that is free now (for ``HTTP_PORT=0``: the sandbox must know its address before it starts)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+async def run_sandbox(settings: Settings, open_browser: bool = False) -> int:
+    """Run the sandbox until SIGINT or SIGTERM: print its address once the bot is ready and, with ``open_browser``,
+    open it. A failure to start is one line on stderr; returns the exit status."""
+
+    def announce(address: str) -> None:
+        print(f"King Me sandbox: open {address} in your browser (Ctrl-C stops it)", flush=True)
+        if open_browser:
+            webbrowser.open(address)
+
+    try:
+        await serve(SandboxRuntime(settings, announce=announce))
+    except StartupError as exc:
+        print(f"kingme: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    return 0

@@ -1,0 +1,175 @@
+"""The sandbox bridge over a real websocket: the whole sandbox (composition root, embedded Redis, the real KingMeBot
+on the local Discord emulator) and pages connected as alice and bob, as the browser page connects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+
+from bot.sandbox import SandboxRuntime
+from tests.bot.sandbox.conftest import PageSocket, Update, board_version, component
+
+EPHEMERAL = 1 << 6
+
+
+def board_of(page: PageSocket) -> Update:
+    boards = [m for m in page.messages().values() if board_version(m) is not None]
+    assert boards, "no board with a piece menu on the page"
+    return boards[-1]
+
+
+async def play_one_move(page: PageSocket, board: Update) -> None:
+    """Choose the first piece, then its first move, with the select menus."""
+    piece = component(board, "km:p:")
+    assert piece is not None
+    answer = await page.act(
+        "select", message=board["id"], custom_id=piece["custom_id"], values=[piece["options"][0]["value"]]
+    )
+    assert answer["type"] == "done", answer
+    board = page.messages()[board["id"]]
+    move = component(board, "km:m:")
+    assert move is not None, "no move menu after choosing a piece"
+    answer = await page.act(
+        "select", message=board["id"], custom_id=move["custom_id"], values=[move["options"][0]["value"]]
+    )
+    assert answer["type"] == "done", answer
+
+
+async def test_serves_the_page_and_a_snapshot_of_the_channel(sandbox: SandboxRuntime, connect: Any) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(sandbox.address + "/") as response:
+            assert response.status == 200
+            html = await response.text()
+        assert "<title>King Me sandbox</title>" in html and "{{" not in html
+        script = html.split('<script src="', 1)[1].split('"', 1)[0]
+        async with session.get(sandbox.address + script) as response:
+            assert response.status == 200 and "WebSocket" in await response.text()
+
+    page = await connect("bob")
+    snapshot = page.snapshot()
+    assert snapshot["me"]["name"] == "bob"
+    assert snapshot["players"] == ["alice", "bob", "carol"]
+    assert [c["name"] for c in snapshot["channels"]] == ["checkers"]
+    assert snapshot["messages"] == []
+    (checkers,) = [c for c in snapshot["commands"] if c["name"] == "checkers"]
+    play = next(o for o in checkers["options"] if o["name"] == "play")
+    level = next(o for o in play["options"] if o["name"] == "level")
+    assert level["autocomplete"] is True, "the page needs to know which options ask the bot"
+
+
+async def test_a_game_through_the_socket_with_ephemeral_refusals_only_for_their_user(connect: Any) -> None:
+    alice = await connect("alice")
+    bob = await connect("bob")
+    answer = await alice.act("invoke", path=["checkers", "play"], options={"level": "easy"})
+    assert answer["type"] == "done", answer
+    board = board_of(alice)
+    assert board["embeds"] and not board["flags"] & EPHEMERAL
+    await bob.wait_for(lambda u: u.get("message", {}).get("id") == board["id"], what="the board on bob's page")
+    before = board_version(board)
+
+    await play_one_move(alice, board)
+    await alice.wait_for(
+        lambda u: (
+            u["type"] == "message_update"
+            and u["message"]["id"] == board["id"]
+            and board_version(u["message"]) not in (None, before)
+            and "thinking" not in u["message"]["content"]
+        ),
+        what="the board after alice's move and the AI's answer",
+    )
+
+    # bob is no player of alice's game: the bot refuses his choice in a message only bob sees
+    seen_by_alice = await alice.barrier()
+    board = bob.messages()[board["id"]]
+    piece = component(board, "km:p:")
+    assert piece is not None
+    answer = await bob.act(
+        "select", message=board["id"], custom_id=piece["custom_id"], values=[piece["options"][0]["value"]]
+    )
+    assert answer["type"] == "done"
+    refusal = next(m for m in bob.messages().values() if m["flags"] & EPHEMERAL)
+    assert refusal["content"] and refusal["interaction_metadata"]["user"]["username"] == "bob"
+    await alice.barrier()
+    leaked = [u for u in alice.updates[seen_by_alice:] if u.get("message", {}).get("flags", 0) & EPHEMERAL]
+    assert leaked == [], "bob's ephemeral reply reached alice's page"
+    assert board_version(alice.messages()[board["id"]]) == board_version(board), "bob's choice changed the board"
+
+
+async def test_autocomplete_asks_the_bot(connect: Any) -> None:
+    page = await connect("alice")
+    answer = await page.act("autocomplete", path=["checkers", "play"], options={"level": "eas"}, focused="level")
+    assert answer["type"] == "choices"
+    assert [c["value"] for c in answer["choices"]] == ["easy"]
+
+
+async def test_refusals_come_back_as_errors_and_the_socket_stays_open(connect: Any) -> None:
+    page = await connect("alice")
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"op": "dance"}, "unknown action"),
+        ({"op": "invoke", "path": ["checkers", "fly"], "options": {}}, "no subcommand 'fly'"),
+        ({"op": "invoke", "path": ["checkers", "challenge"], "options": {}}, "required options missing"),
+        ({"op": "invoke", "path": ["checkers", "play"], "options": {"colour": "green"}}, "not one of its choices"),
+        ({"op": "invoke", "path": "checkers", "options": {}}, "a command path is a list"),
+        ({"op": "click", "message": "12345", "custom_id": "x"}, "that message is gone"),
+        ({"op": "click", "message": "not-a-number", "custom_id": "x"}, "is not a message id"),
+        ({"op": "as", "user": "mallory"}, "there is no user 'mallory'"),
+        ({"op": "as", "user": "King Me"}, "cannot act as the bot"),
+    ]
+    for request, expected in cases:
+        op = request.pop("op")
+        answer = await page.act(op, **request)
+        assert answer["type"] == "error" and expected in answer["text"], (op, request, answer)
+    await page.socket.send_str("{not json")
+    error = await page.wait_for(lambda u: u["type"] == "error" and u.get("ref") is None, what="error for bad JSON")
+    assert error["text"]
+
+    # a component the message does not have, on a real message
+    await page.act("invoke", path=["checkers", "play"], options={"level": "easy"})
+    board = board_of(page)
+    answer = await page.act(
+        "select", message=board["id"], custom_id=component(board, "km:p:")["custom_id"], values=["99"]
+    )
+    assert answer["type"] == "error" and "not among its options" in answer["text"]
+    answer = await page.act("click", message=board["id"], custom_id="km:b:nothing")
+    assert answer["type"] == "error" and "has no component" in answer["text"]
+    assert (await page.act("commands"))["type"] == "commands"
+
+
+async def test_switching_user_shows_what_that_user_sees(connect: Any) -> None:
+    page = await connect("alice")
+    assert (await page.act("invoke", path=["checkers", "help"], options={}))["type"] == "done"
+    (help_message,) = page.messages().values()
+    assert help_message["flags"] & EPHEMERAL, "/checkers help answers only its user"
+
+    count = len(page.updates)
+    page.send("as", user="bob")
+    snapshot = await page.wait_for(lambda u: u["type"] == "snapshot", after=count, what="bob's snapshot")
+    assert snapshot["me"]["name"] == "bob" and snapshot["messages"] == []
+
+    count = len(page.updates)
+    page.send("as", user="alice")
+    snapshot = await page.wait_for(lambda u: u["type"] == "snapshot", after=count, what="alice's snapshot")
+    assert [m["id"] for m in snapshot["messages"]] == [help_message["id"]]
+
+
+async def test_a_challenge_opens_a_thread_on_every_page(sandbox: SandboxRuntime, connect: Any) -> None:
+    alice = await connect("alice")
+    bob = await connect("bob")
+    bob_id = bob.snapshot()["me"]["id"]
+    assert (await alice.act("invoke", path=["checkers", "challenge"], options={"opponent": bob_id}))["type"] == "done"
+    challenge = await bob.wait_for(
+        lambda u: u["type"] == "message_create" and component(u["message"], "km:c:accept") is not None,
+        what="the challenge on bob's page",
+    )
+    accept = component(challenge["message"], "km:c:accept")
+    assert accept is not None
+    assert (await bob.act("click", message=challenge["message"]["id"], custom_id=accept["custom_id"]))["type"] == "done"
+    for page in (alice, bob):
+        thread = (await page.wait_for(lambda u: u["type"] == "channel", what="the game's thread"))["channel"]
+        assert thread["thread"] and thread["parent_id"] == page.snapshot()["channel_id"]
+        board = await page.wait_for(
+            lambda u, t=thread: u["type"] == "message_create" and u["message"]["channel_id"] == t["id"],
+            what="the board in the thread",
+        )
+        assert board_version(board["message"]) is not None

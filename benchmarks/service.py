@@ -5,7 +5,8 @@ Measures:
   2. Redis commands per move (``INFO commandstats`` deltas: a plain move should be one EVALSHA);
   3. event-loop lag (p50/p99 of a 5 ms ticker) while AI-vs-AI exhibitions run their searches in a process pool.
 
-Run: ``python benchmarks/service.py [--games 200] [--plies 20] [--exhibitions 8]``.
+Run: ``python benchmarks/service.py [--games 200] [--plies 20] [--exhibitions 8] [--think 1] [--workers N]``. The
+exhibitions keep every AI worker of the real pool (:class:`bot.pool.AiPool`) busy for the whole lag measurement.
 """
 
 from __future__ import annotations
@@ -16,27 +17,16 @@ import random
 import statistics
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from ai.api import GameInput, Limits, SearchResult, choose_move, levels
+from ai.api import levels
+from bot.pool import AiPool
 from bot.service import GameService, GameView, User
 from bot.settings import Settings
 from bot.store import RedisGameStore
 from bot.store._server import EmbeddedRedis
-
-
-class PoolChooser:
-    """The AI boundary on a ProcessPoolExecutor (what bot/pool does, minus supervision)."""
-
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
-        self._pool = pool
-
-    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose_move, level, game, limits, seed)
 
 
 async def commandstats(client: aioredis.Redis) -> dict[str, int]:
@@ -98,7 +88,7 @@ async def bench_moves(service: GameService, client: aioredis.Redis, n_games: int
     )
 
 
-async def bench_loop_lag(service: GameService, exhibitions: int, level: str, seconds: float) -> None:
+async def bench_loop_lag(service: GameService, exhibitions: int, level: str, seconds: float, think_time: float) -> None:
     lags: list[float] = []
     stop = asyncio.Event()
 
@@ -112,7 +102,7 @@ async def bench_loop_lag(service: GameService, exhibitions: int, level: str, sec
     tick = asyncio.create_task(ticker())
     ids = []
     for i in range(exhibitions):
-        result = await service.exhibition("bench", f"ex{i}", level, level, variant="american", think_time=0.05)
+        result = await service.exhibition("bench", f"ex{i}", level, level, variant="american", think_time=think_time)
         assert result.game is not None
         ids.append(result.game.id)
     await asyncio.sleep(seconds)
@@ -124,7 +114,7 @@ async def bench_loop_lag(service: GameService, exhibitions: int, level: str, sec
         plies += len((await service.state(gid)).game.moves)
     q = statistics.quantiles(lags, n=100)
     print(
-        f"event-loop lag with {exhibitions} AI-vs-AI games ({level}) in a process pool for {seconds:.0f} s: "
+        f"event-loop lag with {exhibitions} AI-vs-AI games ({level}, {think_time:g} s a move) for {seconds:.0f} s: "
         f"p50 {q[49]:.2f} ms, p99 {q[98]:.2f} ms, max {max(lags):.2f} ms ({len(lags)} ticks, {plies} AI plies)"
     )
 
@@ -134,23 +124,32 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--plies", type=int, default=20)
     parser.add_argument("--exhibitions", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to measure the loop lag")
+    parser.add_argument("--think", type=float, default=1.0, help="AI seconds a move in the exhibitions (default 1)")
+    parser.add_argument("--workers", type=int, help="AI worker processes (default: the bot's, cores - 1)")
     args = parser.parse_args()
     level = "medium" if "medium" in levels() else "easy"
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(tmp) as server:
         pool_ = aioredis.BlockingConnectionPool.from_url(server.url, max_connections=64, timeout=30)
         client = aioredis.Redis(connection_pool=pool_)
         settings = Settings(_env_file=None, exhibition_move_delay=0.0, rated_games_per_pair_per_day=100)  # type: ignore[call-arg]
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            chooser = PoolChooser(pool)
-            service = GameService(RedisGameStore(client), chooser, settings)
-            print(f"redis-server {server.binary} (appendonly, fsync everysec), {args.workers} AI worker processes")
+        workers = args.workers or settings.ai_workers
+        pool = AiPool(workers=workers, queue_limit=8 * workers)
+        await pool.start()
+        try:
+            service = GameService(RedisGameStore(client), pool, settings)
+            print(f"redis-server {server.binary} (appendonly, fsync everysec), {workers} AI worker processes")
             await bench_moves(service, client, args.games, args.plies)
             await bench_loop_lag(
-                GameService(RedisGameStore(client), chooser, settings), args.exhibitions, level, args.seconds
+                GameService(RedisGameStore(client), pool, settings),
+                args.exhibitions,
+                level,
+                args.seconds,
+                args.think,
             )
-        await client.aclose()
+        finally:
+            await pool.close()
+            await client.aclose()
 
 
 if __name__ == "__main__":

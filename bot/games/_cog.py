@@ -34,6 +34,7 @@ from bot.games._render import (
 from bot.games._respond import kind_of, metrics_of, send, update, within_deadline
 from bot.games._views import challenge_controls, resign_controls
 from bot.pool import PoolError
+from bot.public import game_path, leaderboard_path, public_url
 from bot.service import (
     Challenge,
     Event,
@@ -224,13 +225,19 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         await self.boards.refresh(view)
         await self._announce(view, events)
 
+    def _public_link(self, path: str) -> str | None:
+        """``path`` on the public pages, or None when ``PUBLIC_BASE_URL`` is not set."""
+        base = self.settings.public_base_url
+        return public_url(base, path) if base else None
+
     async def _announce(self, view: GameView, events: Sequence[Event]) -> None:
         """Messages beside the board: the result with rating changes, and a ping for the person to act next."""
         game = view.game
         channel = self.boards.messageable(self.boards.home(game))
         if any(e.kind is EventKind.GAME_OVER for e in events):
             await self._clear_ping(game.id)
-            await channel.send(result_message(view, events), allowed_mentions=discord.AllowedMentions.none())
+            text = result_message(view, events, self._public_link(game_path(game.id)))
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
             return
         if game.kind is not GameKind.HUMAN or not game.is_active:
             return
@@ -585,7 +592,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         entries = await within_deadline(interaction, self.service.leaderboard(variant, guild, 10))
         where = "this server" if guild is not None else "everyone"
         title = f"Leaderboard: {VARIANTS[variant].title if variant in VARIANTS else variant}, {where}"
-        await send(interaction, embed=leaderboard_embed(entries, title))
+        url = self._public_link(leaderboard_path(guild, variant))
+        await send(interaction, embed=leaderboard_embed(entries, title, url))
 
     @app_commands.command(description="A player's rating and record")
     @app_commands.describe(user="Whose statistics (you by default)", variant="The rules")

@@ -235,8 +235,8 @@ def closed_challenge_content(challenge: Challenge, text: str) -> str:
     return f"~~{challenge_content(challenge)}~~\n{text}"
 
 
-def result_message(view: GameView, events: Sequence[Event]) -> str:
-    """The announcement at a game's end, with the rating changes."""
+def result_message(view: GameView, events: Sequence[Event], replay_url: str | None = None) -> str:
+    """The announcement at a game's end, with the rating changes (and a link to the game's replay page, if any)."""
     game = view.game
     lines = [f"🏁 **{game.black.name}** vs **{game.white.name}**: {game.end_text} ({game.result})"]
     changes = [e.text for e in events if e.kind is EventKind.RATING_CHANGED]
@@ -247,11 +247,14 @@ def result_message(view: GameView, events: Sequence[Event]) -> str:
     else:
         lines.append(f"Unrated ({game.unrated_reason or game.kind.value}).")
     lines.append(f"`/checkers export game:{game.id}` for the PDN · `/checkers rematch` to play again")
+    if replay_url is not None:
+        lines.append(f"Replay: <{replay_url}>")
     return "\n".join(lines)
 
 
-def leaderboard_embed(entries: Sequence[LeaderboardEntry], title: str) -> discord.Embed:
-    embed = discord.Embed(title=title, colour=ACTIVE_COLOUR)
+def leaderboard_embed(entries: Sequence[LeaderboardEntry], title: str, url: str | None = None) -> discord.Embed:
+    """The ladder; ``url`` (the public leaderboard page, if any) is the title's link."""
+    embed = discord.Embed(title=title, colour=ACTIVE_COLOUR, url=url)
     if not entries:
         embed.description = "Nobody has a rating here yet: finish a rated game with `/checkers challenge`."
         return embed

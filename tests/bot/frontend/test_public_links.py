@@ -1,0 +1,45 @@
+"""Links to the public pages: the result message links to the game's replay and the leaderboard to its page, only
+when ``PUBLIC_BASE_URL`` is set."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import Settings
+from tests.bot.frontend.conftest import Harness, board_state, eventually, make_settings, resign
+
+BASE = "https://kingme.example/"
+
+
+async def _finish_a_game(harness: Harness) -> tuple[str, str]:
+    """Play easy and resign at once; returns the game id and the result message's text."""
+    emulator = harness.emulator
+    alice = harness.user("alice")
+    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    state = board_state(board)
+    assert state is not None
+    await resign(harness, alice)
+    await eventually(lambda: any("🏁" in m.content for m in emulator.messages()), what="the result message")
+    result = next(m for m in emulator.messages() if "🏁" in m.content)
+    return state[0], result.content
+
+
+@pytest.mark.parametrize("settings", [make_settings(public_base_url=BASE)])
+async def test_links_to_the_public_pages_when_the_base_url_is_set(harness: Harness, settings: Settings) -> None:
+    game_id, result = await _finish_a_game(harness)
+    assert result.splitlines()[-1] == f"Replay: <https://kingme.example/games/{game_id}>"
+
+    carol = harness.user("carol")
+    here = (await harness.command(carol, "leaderboard")).message
+    assert here.guild_id is not None
+    assert here.embeds[0]["url"] == f"https://kingme.example/leaderboard/{here.guild_id}/american"
+    everyone = (await harness.command(carol, "leaderboard", {"scope": "global", "variant": "mini"})).message
+    assert everyone.embeds[0]["url"] == "https://kingme.example/leaderboard/global/mini"
+
+
+async def test_no_links_without_a_base_url(harness: Harness) -> None:
+    assert harness.settings.public_base_url is None
+    _, result = await _finish_a_game(harness)
+    assert "http" not in result and "Replay" not in result
+    table = (await harness.command(harness.user("carol"), "leaderboard")).message
+    assert "url" not in table.embeds[0] or not table.embeds[0]["url"]

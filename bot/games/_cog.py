@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import discord
@@ -319,16 +319,21 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None:
         try:
             work = self.service.move(game_id, interaction.guild_id, _user(interaction.user), move, version=version)
-            try:
-                result = await within_deadline(interaction, work)
-            except (PositionChangedError, GameOverError):
-                await self._refresh_stale(interaction, game_id)
-                return
-            assert result.game is not None
-            await self._update_board(interaction, result.game)
-            await self._announce(result.game, result.events)
+            await self._apply(interaction, game_id, work)
         except Exception as exc:
             await self.report(interaction, exc)
+
+    async def _apply(self, interaction: Interaction, game_id: str, work: Awaitable[Result]) -> None:
+        """Run a game action from a board's control and show its result on that board; an action on a position that
+        has changed meanwhile answers with the fresh board instead."""
+        try:
+            result = await within_deadline(interaction, work)
+        except (PositionChangedError, GameOverError):
+            await self._refresh_stale(interaction, game_id)
+            return
+        assert result.game is not None
+        await self._update_board(interaction, result.game)
+        await self._announce(result.game, result.events)
 
     async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None:
         try:
@@ -339,14 +344,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 await self._ask_resign(interaction, view)
                 return
             work = _GAME_ACTIONS[action](self.service, game_id, interaction.guild_id, _user(interaction.user))
-            try:
-                result = await within_deadline(interaction, work)
-            except (PositionChangedError, GameOverError):
-                await self._refresh_stale(interaction, game_id)
-                return
-            assert result.game is not None
-            await self._update_board(interaction, result.game)
-            await self._announce(result.game, result.events)
+            await self._apply(interaction, game_id, work)
         except Exception as exc:
             await self.report(interaction, exc)
 

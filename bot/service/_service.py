@@ -469,18 +469,14 @@ class GameService:
 
     async def accept_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
         def plan(game: GameState, now: float) -> _Step:
-            color = self._player(game, user)
-            if game.draw_offer != color_name(color.opponent):
-                raise NoOfferError("your opponent has not offered a draw")
+            self._answering(game, user, game.draw_offer, "your opponent has not offered a draw")
             return self._end(self._touch(game, now), Outcome(Termination.AGREEMENT, None), now, [])
 
         return await self._transact(game_id, guild_id, plan)
 
     async def decline_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
         def plan(game: GameState, now: float) -> _Step:
-            color = self._player(game, user)
-            if game.draw_offer != color_name(color.opponent):
-                raise NoOfferError("your opponent has not offered a draw")
+            self._answering(game, user, game.draw_offer, "your opponent has not offered a draw")
             after = self._touch(game, now, draw_offer=None)
             return _Step(after, [Event(EventKind.DRAW_DECLINED, f"{user.name} declines the draw", game.id)])
 
@@ -505,9 +501,7 @@ class GameService:
 
     async def accept_takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
         def plan(game: GameState, now: float) -> _Step:
-            color = self._player(game, user)
-            if game.takeback_offer != color_name(color.opponent):
-                raise NoOfferError("your opponent has not asked for a takeback")
+            color = self._answering(game, user, game.takeback_offer, "your opponent has not asked for a takeback")
             moves = self._undo(game, color.opponent)
             return self._take_back(game, moves, now, f"{user.name} agreed to a takeback")
 
@@ -515,9 +509,7 @@ class GameService:
 
     async def decline_takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
         def plan(game: GameState, now: float) -> _Step:
-            color = self._player(game, user)
-            if game.takeback_offer != color_name(color.opponent):
-                raise NoOfferError("your opponent has not asked for a takeback")
+            self._answering(game, user, game.takeback_offer, "your opponent has not asked for a takeback")
             after = self._touch(game, now, takeback_offer=None)
             return _Step(after, [Event(EventKind.TAKEBACK_DECLINED, f"{user.name} declines the takeback", game.id)])
 
@@ -966,6 +958,15 @@ class GameService:
         color = game.color_of(user.id)
         if color is None:
             raise NotAPlayerError("you are not playing in this game")
+        return color
+
+    @classmethod
+    def _answering(cls, game: GameState, user: User, offer: str | None, missing: str) -> Color:
+        """The colour of a player answering the opponent's pending ``offer`` (a draw or takeback offer's side);
+        raises :class:`NoOfferError` with ``missing`` when the opponent has made none."""
+        color = cls._player(game, user)
+        if offer != color_name(color.opponent):
+            raise NoOfferError(missing)
         return color
 
     def _turn_of(self, game: GameState, user: User) -> Board:

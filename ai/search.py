@@ -198,22 +198,8 @@ class Engine:
         h ^= zobrist.WHITE_TO_MOVE
         if not frm:
             return opp, me, kings, h, clock + 1
-        if black:
-            own_man, own_king, opp_man, opp_king = (
-                zobrist.BLACK_MAN,
-                zobrist.BLACK_KING,
-                zobrist.WHITE_MAN,
-                zobrist.WHITE_KING,
-            )
-            crown = self.gen.black_crown
-        else:
-            own_man, own_king, opp_man, opp_king = (
-                zobrist.WHITE_MAN,
-                zobrist.WHITE_KING,
-                zobrist.BLACK_MAN,
-                zobrist.BLACK_KING,
-            )
-            crown = self.gen.white_crown
+        own_man, own_king, opp_man, opp_king = zobrist.MOVER_TABLES[black]
+        crown = self.gen.black_crown if black else self.gen.white_crown
         me = (me ^ frm) | to
         if kings & frm:
             h ^= own_king[frm] ^ own_king[to]

@@ -203,20 +203,7 @@ class Board:
             for square in move.captures:
                 captured |= bits[square]
             kings = self.kings
-            if black:
-                own_man, own_king, opp_man, opp_king = (
-                    zobrist.BLACK_MAN,
-                    zobrist.BLACK_KING,
-                    zobrist.WHITE_MAN,
-                    zobrist.WHITE_KING,
-                )
-            else:
-                own_man, own_king, opp_man, opp_king = (
-                    zobrist.WHITE_MAN,
-                    zobrist.WHITE_KING,
-                    zobrist.BLACK_MAN,
-                    zobrist.BLACK_KING,
-                )
+            own_man, own_king, opp_man, opp_king = zobrist.MOVER_TABLES[black]
             was_king = bool(kings & frm)
             h ^= own_king[frm] if was_king else own_man[frm]
             rest = captured

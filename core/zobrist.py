@@ -23,3 +23,10 @@ def hash_position(black: int, white: int, kings: int, white_to_move: bool) -> in
             board ^= low
             h ^= kings_table[low] if low & kings else men[low]
     return h
+
+ZobristTables = tuple[dict[int, int], dict[int, int], dict[int, int], dict[int, int]]
+MOVER_TABLES: dict[bool, ZobristTables] = {
+    True: (BLACK_MAN, BLACK_KING, WHITE_MAN, WHITE_KING),
+    False: (WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_KING),
+}
+"""For a mover (``True`` for Black): its men's and kings' keys, then the opponent's men's and kings' keys."""

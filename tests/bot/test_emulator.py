@@ -187,15 +187,8 @@ async def eventually(condition: Callable[[], object]) -> None:
 
 
 @pytest.fixture
-async def emulator() -> AsyncIterator[DiscordEmulator]:
-    emu = DiscordEmulator(answer_timeout=2.0)
-    await emu.start()
-    try:
-        with patch_discordpy(emu):
-            yield emu
-    finally:
-        await emu.stop()
-    assert emu.rest.unhandled == [], "discord.py called routes the emulator does not serve"
+def emulator_answer_timeout() -> float:
+    return 2.0
 
 
 @pytest.fixture

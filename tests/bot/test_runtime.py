@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.cli import main as cli_main
-from bot.emulator import DiscordEmulator, patch_discordpy
+from bot.emulator import DiscordEmulator
 from bot.runtime import Runtime, StartupError, redact_url, run_async, serve, stop_within
 from bot.settings import Settings
 
@@ -64,16 +63,6 @@ def exists(pid: int) -> bool:
 def error_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.startswith("kingme:")]
 
-
-@pytest.fixture
-async def emulator() -> AsyncIterator[DiscordEmulator]:
-    emu = DiscordEmulator(answer_timeout=10.0)
-    await emu.start()
-    try:
-        with patch_discordpy(emu):
-            yield emu
-    finally:
-        await emu.stop()
 
 
 async def get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:

@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.app import EventRelay, KingMeBot
-from bot.emulator import DiscordEmulator, Message, User, patch_discordpy
+from bot.emulator import DiscordEmulator, Message, User
 from bot.metrics import Metrics
 from bot.pool import AiPool
 from bot.service import GameService
@@ -166,17 +166,6 @@ async def play_first_move(harness: Harness, user: User, board: Message) -> str:
     await emulator.select(user, board, move["custom_id"], [choice])
     return str(choice)
 
-
-@pytest.fixture
-async def emulator() -> AsyncIterator[DiscordEmulator]:
-    emu = DiscordEmulator(answer_timeout=5.0)
-    await emu.start()
-    try:
-        with patch_discordpy(emu):
-            yield emu
-    finally:
-        await emu.stop()
-    assert emu.rest.unhandled == [], "discord.py called routes the emulator does not serve"
 
 
 @pytest.fixture

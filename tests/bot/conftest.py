@@ -1,0 +1,28 @@
+"""Fixtures shared by the bot's tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.emulator import DiscordEmulator, patch_discordpy
+
+
+@pytest.fixture
+def emulator_answer_timeout() -> float:
+    """How long the emulator waits for the bot to answer an interaction (a test module may override it)."""
+    return 10.0
+
+
+@pytest.fixture
+async def emulator(emulator_answer_timeout: float) -> AsyncIterator[DiscordEmulator]:
+    """A local Discord with discord.py pointed at it; afterwards, no route discord.py called may be missing."""
+    emu = DiscordEmulator(answer_timeout=emulator_answer_timeout)
+    await emu.start()
+    try:
+        with patch_discordpy(emu):
+            yield emu
+    finally:
+        await emu.stop()
+    assert emu.rest.unhandled == [], "discord.py called routes the emulator does not serve"

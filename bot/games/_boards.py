@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ import discord
 
 from bot.games._render import board_content, board_embed
 from bot.games._views import board_controls
+from bot.locks import KeyedLocks
 from bot.service import GameService, GameState, GameView, MessageRef
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class BoardKeeper:
         self._service = service
         self._spots: dict[str, Spot] = {}
         self._views: dict[str, GameView] = {}
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks = KeyedLocks()
         self._opening: dict[int, asyncio.Event] = {}
 
     # -- bookkeeping --------------------------------------------------------------------------------------------------
@@ -109,14 +109,8 @@ class BoardKeeper:
             spot = Spot(int(game.board_message.channel_id), int(game.board_message.message_id))
         return spot
 
-    @contextlib.asynccontextmanager
-    async def lock(self, game_id: str) -> AsyncIterator[None]:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[game_id] = lock
-        async with lock:
-            yield
+    def lock(self, game_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._locks.hold(game_id)
 
     @contextlib.asynccontextmanager
     async def opening(self, channel_id: int) -> AsyncIterator[None]:

@@ -10,17 +10,17 @@ the version they were asked for; a result for an outdated version is dropped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
 import secrets
 import time
-import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ai.api import GameInput, Limits, UnknownLevelError, get_level
+from bot.locks import KeyedLocks
 from bot.service import _ratings
 from bot.service._errors import (
     AlreadyPlayingError,
@@ -138,7 +138,7 @@ class GameService:
         self._clock = clock
         self._sink: EventSink = sink if sink is not None else NullSink()
         self._rng = rng if rng is not None else random.Random()
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks = KeyedLocks()
         self._cache: dict[str, GameState] = {}
         self._ai_tasks: set[asyncio.Task[None]] = set()
         self._ai_pending: dict[str, int] = {}
@@ -664,14 +664,8 @@ class GameService:
 
     # -- the pipeline ---------------------------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _lock(self, game_id: str) -> AsyncIterator[None]:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[game_id] = lock
-        async with lock:
-            yield
+    def _lock(self, game_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._locks.hold(game_id)
 
     async def _transact(
         self,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import aiohttp
 import discord
@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.emulator import DiscordEmulator, EmulatorEvent, Message, patch_discordpy
+from tests.support import eventually
 
 VARIANTS = ["american", "brazilian", "russian", "russian-giveaway"]
 
@@ -177,13 +178,6 @@ async def stop_bot(bot: DemoBot) -> None:
     await bot.close()
     if bot.runner is not None:
         await bot.runner
-
-
-async def eventually(condition: Callable[[], object]) -> None:
-    deadline = asyncio.get_running_loop().time() + 2.0
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from bot.pool import AiPool
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import RedisGameStore
+from tests.support import Clock, eventually
 
 _BOARD_ID = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 
@@ -94,32 +94,11 @@ class Harness:
         return self.emulator.invoke(user, ["checkers", name], options or {}, **kw)
 
 
-class Clock:
-    """The service's clock: real time plus whatever the test skips ahead."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
-
-
 def _setter(event: asyncio.Event) -> Callable[[], Any]:
     async def on_ready() -> None:
         event.set()
 
     return on_ready
-
-
-async def eventually(condition: Callable[[], object], within: float = 5.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while not condition():
-        assert loop.time() < deadline, f"{what} not met within {within}s"
-        await asyncio.sleep(0.01)
 
 
 def custom_ids(message: Message) -> list[str]:

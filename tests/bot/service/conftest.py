@@ -13,6 +13,7 @@ from ai.api import GameInput, Limits, SearchResult, choose_move
 from bot.service import Event, GameService, GameView
 from bot.settings import Settings
 from bot.store import NAMESPACE, RedisGameStore
+from tests.support import Clock
 
 START = 1_700_000_000.0
 
@@ -43,19 +44,6 @@ class SlowChooser(ThreadChooser):
         return await super().choose(level, game, limits, seed)
 
 
-class Clock:
-    """Epoch seconds that only move when the test says so."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 class EventLog:
     """An event sink that keeps what it hears."""
 
@@ -79,7 +67,7 @@ ServiceFactory = Callable[..., GameService]
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture

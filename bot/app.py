@@ -18,6 +18,7 @@ import asyncio
 import collections
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -25,6 +26,7 @@ from discord.ext import commands
 
 from bot.games import DYNAMIC_ITEMS, GamesCog
 from bot.metrics import Metrics
+from bot.public import game_path, leaderboard_path, public_url
 from bot.service import Event, EventSink, GameService, GameView
 from bot.settings import Settings
 
@@ -42,10 +44,6 @@ class EventRelay:
         self._target: EventSink | None = None
         self._backlog: collections.deque[tuple[GameView | None, tuple[Event, ...]]] = collections.deque(maxlen=backlog)
         self._tasks: set[asyncio.Task[None]] = set()
-
-    @property
-    def attached(self) -> bool:
-        return self._target is not None
 
     def attach(self, target: EventSink) -> None:
         """Deliver events to ``target`` from now on, starting with the backlog."""
@@ -80,6 +78,22 @@ class EventRelay:
                 log.exception("the front end failed to show %d events from the backlog", len(events))
 
 
+@dataclass(frozen=True)
+class PublicPages:
+    """Links to the public pages under the operator's ``PUBLIC_BASE_URL``; none when it is not set."""
+
+    base_url: str | None
+
+    def game(self, game_id: str) -> str | None:
+        return self._url(game_path(game_id))
+
+    def leaderboard(self, guild_id: int | None, variant: str) -> str | None:
+        return self._url(leaderboard_path(guild_id, variant))
+
+    def _url(self, path: str) -> str | None:
+        return public_url(self.base_url, path) if self.base_url else None
+
+
 class KingMeBot(commands.Bot):
     """King Me on Discord: the ``/checkers`` commands and their restart-proof components.
 
@@ -106,11 +120,11 @@ class KingMeBot(commands.Bot):
         self.games: GamesCog | None = None
 
     async def setup_hook(self) -> None:
-        self.games = GamesCog(self, self.service, self.settings)
+        self.games = GamesCog(self, self.service, self.settings, PublicPages(self.settings.public_base_url))
         await self.add_cog(self.games)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.relay is not None:
-            self.relay.attach(self.games)
+            self.relay.attach(self.games.events)
         if self.settings.discord_guild_id is not None:
             guild = discord.Object(id=self.settings.discord_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -120,5 +134,5 @@ class KingMeBot(commands.Bot):
 
     async def close(self) -> None:
         if self.relay is not None and self.games is not None:
-            self.relay.detach(self.games)
+            self.relay.detach(self.games.events)
         await super().close()

@@ -1,7 +1,8 @@
 """The checkers feature of the Discord bot: the ``/checkers`` commands, the board, and its components."""
 
+from bot.games._announce import PublicLinks
 from bot.games._cog import GamesCog, command_list
-from bot.games._render import THEME, Theme
-from bot.games._views import DYNAMIC_ITEMS
+from bot.games._components import DYNAMIC_ITEMS
+from bot.games._theme import THEME, Theme
 
-__all__ = ["DYNAMIC_ITEMS", "THEME", "GamesCog", "Theme", "command_list"]
+__all__ = ["DYNAMIC_ITEMS", "THEME", "GamesCog", "PublicLinks", "Theme", "command_list"]

@@ -1,6 +1,12 @@
-"""Short texts the cog says to people (errors and acknowledgements that are not the service's own)."""
+"""Short texts the cog says to people (errors and acknowledgements that are not the service's own), and the refusals
+that carry them."""
 
 from __future__ import annotations
+
+import discord
+
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+"""What a message of the bot may ping: people named in it, never roles or everyone."""
 
 NO_GAME_HERE = "you have no game in this channel: start one with `/checkers play` or `/checkers challenge`"
 NO_GAME_TO_SHOW = "there is no game in this channel right now"
@@ -19,6 +25,10 @@ MOVE_HINT = (
     "Choose a piece, then its move, in the menus under the board; or type `/checkers move 11-15` "
     "(squares are numbered 1–32 from the top left, row by row; a capture is written 15x24, a multi-jump 1x10x19)."
 )
+
+
+class Refusal(Exception):  # noqa: N818 - a refusal shown to the user, like the service's errors
+    """A request the front end itself turns down before calling the service; the message is for the user."""
 
 
 def turn_of(name: str) -> str:

@@ -146,7 +146,6 @@ async def play_first_move(harness: Harness, user: User, board: Message) -> str:
     return str(choice)
 
 
-
 @pytest.fixture
 async def pool() -> AsyncIterator[AiPool]:
     workers = AiPool(workers=2, queue_limit=16, move_timeout_slack=5.0)

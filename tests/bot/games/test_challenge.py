@@ -8,17 +8,17 @@ import pytest
 
 from bot.emulator import Message, User
 from bot.settings import Settings
-from tests.bot.frontend.conftest import (
+from tests.bot.games.conftest import (
     Harness,
     board_state,
     component,
     custom_ids,
     description,
-    eventually,
     make_settings,
     play_first_move,
     resign,
 )
+from tests.support import eventually
 
 
 def to_move(harness: Harness, board: Message) -> User:

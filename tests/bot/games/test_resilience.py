@@ -1,4 +1,7 @@
-"""What players complain about elsewhere: dead buttons after a restart, and "interaction failed" when the AI is busy."""
+"""What players complain about elsewhere: dead buttons after a restart, and "interaction failed" when the AI is busy.
+
+Discord refuses an answer later than 3 seconds ("interaction failed"), and so does the emulator: an interaction that
+was ``answered`` was answered in time. How fast the answers are is a benchmark's figure, not a test's."""
 
 from __future__ import annotations
 
@@ -9,7 +12,8 @@ import pytest
 from ai.api import GameInput, Limits
 from bot.games import _respond
 from core import get_variant
-from tests.bot.frontend.conftest import Harness, board_state, eventually, play_first_move
+from tests.bot.games.conftest import Harness, board_state, play_first_move
+from tests.support import eventually
 
 
 async def test_a_click_on_the_old_board_works_after_a_restart(harness: Harness) -> None:
@@ -33,7 +37,7 @@ async def test_a_click_on_the_old_board_works_after_a_restart(harness: Harness) 
     assert state is not None and before is not None and state[0] == before[0] and state[1] == before[1] + 2
 
 
-async def test_answers_within_three_seconds_while_every_ai_worker_is_busy(harness: Harness) -> None:
+async def test_answers_at_once_while_every_ai_worker_is_busy(harness: Harness) -> None:
     emulator = harness.emulator
     alice = harness.user("alice")
     start = GameInput("american", get_variant("american").start_fen, ("11-15", "23-19"))  # out of the book
@@ -46,15 +50,15 @@ async def test_answers_within_three_seconds_while_every_ai_worker_is_busy(harnes
     reply = await harness.command(alice, "play", {"level": "easy", "colour": "white"})
     board = reply.message
     assert "thinking" in board.content and board_state(board) is None, "the AI moves first and is thinking"
-    assert reply.interaction.latency is not None and reply.interaction.latency < 1.0
+    assert reply.interaction.response_type == 4, "answered with the board itself, not deferred"
     assert not any(task.done() for task in busy), "the workers were still busy when the bot answered"
     await eventually(lambda: board_state(board) is not None, within=10, what="the AI's first move")
     assert any(task.done() for task in busy), "the AI's move waited for a free worker"
     assert "Last move" in str(board.embeds[0]["fields"])
     await asyncio.gather(*busy)
 
-    latencies = [r.latency for r in emulator.state.interactions.values()]
-    assert latencies and all(x is not None and x < 3.0 for x in latencies)
+    records = list(emulator.state.interactions.values())
+    assert records and all(r.answered for r in records), "every interaction was answered in time"
     metrics = harness.metrics.render().decode()
     assert 'kingme_interaction_seconds_count{kind="command"} 1.0' in metrics
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.settings import Settings
-from tests.bot.frontend.conftest import Harness, board_state, eventually, make_settings, resign
+from tests.bot.games.conftest import Harness, board_state, make_settings, resign
+from tests.support import eventually
 
 BASE = "https://kingme.example/"
 

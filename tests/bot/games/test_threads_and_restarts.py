@@ -4,15 +4,9 @@ shows timeouts and expired challenges on the messages people are looking at."""
 from __future__ import annotations
 
 from bot.emulator import Message
-from tests.bot.frontend.conftest import (
-    Harness,
-    board_state,
-    component,
-    custom_ids,
-    description,
-    eventually,
-)
-from tests.bot.frontend.test_challenge import start_game
+from tests.bot.games.conftest import Harness, board_state, component, custom_ids, description
+from tests.bot.games.test_challenge import start_game
+from tests.support import eventually
 
 SET_UP = "W:W18,K30:B14,3"
 

@@ -6,8 +6,9 @@ from typing import Any
 
 from bot.emulator import Message
 from bot.games import command_list
-from tests.bot.frontend.conftest import Harness, board_state, description, eventually, play_first_move, resign
+from tests.bot.games.conftest import Harness, board_state, description, play_first_move, resign
 from tests.bot.service.conftest import snapshot
+from tests.support import eventually
 
 # The README's command list is generated from the registered commands; this is what they must be.
 COMMANDS: dict[str, list[str]] = {

@@ -1,0 +1,104 @@
+"""The game service's event sink on Discord, and the messages beside a board.
+
+Events that happen outside an interaction (AI moves, timeouts, expired challenges) arrive in :meth:`Announcer.publish`;
+an interaction that changed a game somewhere other than its own message hands its result to :meth:`Announcer.after`.
+Both refresh the board and add what people must hear: the result with its rating changes, or a ping for the person
+to act next (the previous ping of the game is deleted, so a channel holds one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+import discord
+
+from bot.games import _messages as say
+from bot.games._keeper import BoardKeeper
+from bot.games._messages import MENTIONS
+from bot.games._render import closed_challenge_content, result_message
+from bot.service import Event, EventKind, GameKind, GameService, GameView
+
+log = logging.getLogger(__name__)
+_PING_EVENTS = (EventKind.MOVE_PLAYED, EventKind.DRAW_OFFERED, EventKind.TAKEBACK_REQUESTED, EventKind.PASSED)
+_NO_PINGS = discord.AllowedMentions.none()
+
+
+class PublicLinks(Protocol):
+    """Links to the public pages, for the bot's messages (None where the pages are not served)."""
+
+    def game(self, game_id: str) -> str | None: ...
+
+    def leaderboard(self, guild_id: int | None, variant: str) -> str | None: ...
+
+
+class Announcer:
+    """An :class:`~bot.service.EventSink` that shows the service's events in Discord."""
+
+    def __init__(self, service: GameService, boards: BoardKeeper, links: PublicLinks) -> None:
+        self._service = service
+        self._boards = boards
+        self._links = links
+        self._pings: dict[str, tuple[int, int]] = {}
+        """The ping message of each game being played, as (channel id, message id)."""
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
+        """Show events that happened outside an interaction: AI moves, timeouts, expired challenges."""
+        try:
+            if game is not None:
+                await self.after(game, events)
+                return
+            for event in events:
+                if event.kind is EventKind.CHALLENGE_EXPIRED and event.challenge_id:
+                    await self._show_expired(event.challenge_id, event.channel_id)
+                elif event.game_id:
+                    view = await self._service.state(event.game_id)
+                    await self._boards.messageable(self._boards.home(view.game)).send(say.short(event.text))
+        except Exception:
+            log.exception("could not show %d events of game %s", len(events), game.id if game else "-")
+
+    async def after(self, view: GameView, events: Sequence[Event]) -> None:
+        """Show a change on the game's board message, and announce it."""
+        await self._boards.refresh(view)
+        await self.announce(view, events)
+
+    async def announce(self, view: GameView, events: Sequence[Event]) -> None:
+        """Messages beside the board: the result with rating changes, and a ping for the person to act next."""
+        game = view.game
+        channel = self._boards.messageable(self._boards.home(game))
+        if any(e.kind is EventKind.GAME_OVER for e in events):
+            await self._clear_ping(game.id)
+            await channel.send(result_message(view, events, self._links.game(game.id)), allowed_mentions=_NO_PINGS)
+            return
+        if game.kind is not GameKind.HUMAN or not game.is_active:
+            return
+        pinged = [e for e in events if e.kind in _PING_EVENTS]
+        if not pinged:
+            return
+        target = view.to_move if pinged[-1].kind is EventKind.MOVE_PLAYED else None
+        if target is None:
+            actor = game.draw_offer or game.takeback_offer
+            target = game.white if actor == "black" else game.black
+        await self._clear_ping(game.id)
+        sent = await channel.send(f"<@{target.id}>: {pinged[-1].text}.", allowed_mentions=MENTIONS)
+        self._pings[game.id] = (channel.id, sent.id)
+
+    async def _clear_ping(self, game_id: str) -> None:
+        previous = self._pings.pop(game_id, None)
+        if previous is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._boards.messageable(previous[0]).get_partial_message(previous[1]).delete()
+
+    async def _show_expired(self, challenge_id: str, channel_id: str | None) -> None:
+        """Strike out an expired challenge's message (recorded with the challenge), or say it in its channel."""
+        challenge = await self._service.get_challenge(challenge_id)
+        text = closed_challenge_content(challenge, "⌛ The challenge expired.")
+        if challenge.message is not None:
+            where = self._boards.messageable(int(challenge.message.channel_id))
+            with contextlib.suppress(discord.NotFound):
+                await where.get_partial_message(int(challenge.message.message_id)).edit(content=text, view=None)
+                return
+        channel = self._boards.messageable(int(channel_id or challenge.channel_id))
+        await channel.send(text, allowed_mentions=_NO_PINGS)

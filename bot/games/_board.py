@@ -1,0 +1,238 @@
+"""A game's board as a Discord message, built in one place: :func:`board_message` turns a :class:`GameView` into the
+text that mentions who is to move, the board embed and the components under it. Posting a board, updating it after a
+click and refreshing it after an AI move all send what this builds.
+
+Everything here is a pure function of the view (no I/O); :func:`text_board` is the plain-text form for screen readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.games._components import GameButton, MoveSelect, PieceSelect, view_of
+from bot.games._messages import MENTIONS
+from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, THEME, Theme
+from bot.service import GameKind, GameState, GameView
+from core import Board, Color, Move, get_variant
+
+
+@dataclass(frozen=True)
+class BoardMessage:
+    """The board of ``game_view`` as a message; ``components`` is None once the game is over."""
+
+    game_view: GameView
+    content: str
+    embed: discord.Embed
+    components: discord.ui.View | None
+
+    def fields(self) -> dict[str, Any]:
+        """The keyword arguments that send this message or edit a message into it (an edit with no components
+        removes the old ones)."""
+        return {"content": self.content, "embed": self.embed, "view": self.components, "allowed_mentions": MENTIONS}
+
+
+def board_message(view: GameView, selected: int | None = None) -> BoardMessage:
+    """The board of ``view``; ``selected`` is the square of the piece whose moves the move menu lists."""
+    return BoardMessage(view, board_content(view), board_embed(view), board_controls(view, selected))
+
+
+# -- squares and moves ---------------------------------------------------------------------------------------------
+
+
+def square_name(variant: str, square: int) -> str:
+    """The algebraic name of a PDN square (``11`` is ``f6`` on the 8×8 board, files from the left, rank 1 at the
+    bottom, Black at the top)."""
+    g = get_variant(variant).geometry
+    row = g.row_of_square[square]
+    return f"{'abcdefghij'[g.col_of_square[square]]}{g.size - row}"
+
+
+def move_start(text: str) -> int | None:
+    """The square a move text starts from (None for ``pass``)."""
+    head = text.replace("x", "-").split("-", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def movable_squares(view: GameView) -> list[int]:
+    """The squares holding a piece that can move, in board order."""
+    return sorted({s for s in (move_start(m) for m in view.legal_moves) if s is not None})
+
+
+def moves_from(view: GameView, square: int) -> list[str]:
+    return [m for m in view.legal_moves if move_start(m) == square]
+
+
+def _move_description(variant: str, move: str) -> str:
+    squares = [int(s) for s in move.replace("x", "-").split("-") if s.isdigit()]
+    path = " → ".join(square_name(variant, s) for s in squares)
+    takes = move.count("x")
+    return (f"{path} · takes {takes}" if takes else path)[:100]
+
+
+def _last_move(board: Board) -> tuple[Move, Color] | None:
+    """The last move that was not a pass, and who played it."""
+    stack = board.move_stack
+    first = Board(board.initial_fen, board.variant).turn
+    for index in range(len(stack) - 1, -1, -1):
+        if not stack[index].is_pass:
+            return stack[index], first if index % 2 == 0 else first.opponent
+    return None
+
+
+def _captured(game: GameState, board: Board) -> tuple[int, int]:
+    """How many pieces Black and White have taken."""
+    start = Board(game.initial_fen, game.variant)
+    took_black = start.count(Color.WHITE) - board.count(Color.WHITE)
+    took_white = start.count(Color.BLACK) - board.count(Color.BLACK)
+    return took_black, took_white
+
+
+# -- the board -----------------------------------------------------------------------------------------------------
+
+
+def board_grid(board: Board, last: Move | None, theme: Theme = THEME) -> str:
+    """The board as rows of emoji, Black at the top, ranks on the left and files below (at most 10 per row)."""
+    g = board.variant.geometry
+    trail = set(last.path[:-1]) if last is not None else set()
+    taken = set(last.captures) if last is not None else set()
+    lines = []
+    for row in range(g.size):
+        cells = [theme.ranks[g.size - row - 1]]
+        for col in range(g.size):
+            square = g.square_at(row, col)
+            piece = board.piece_at(square) if square is not None else None
+            if square is None:
+                cells.append(theme.light)
+            elif piece is not None:
+                cells.append(theme.piece(piece.color, piece.king))
+            elif square in taken:
+                cells.append(theme.taken)
+            elif square in trail:
+                cells.append(theme.trail)
+            else:
+                cells.append(theme.dark)
+        lines.append(theme.separator.join(cells))
+    lines.append(theme.separator.join([theme.corner, *theme.files[: g.size]]))
+    return "\n".join(lines)
+
+
+def status_line(view: GameView, theme: Theme = THEME) -> str:
+    game = view.game
+    if not game.is_active:
+        return f"🏁 **{game.end_text or 'Game over'}** ({game.result})"
+    mover = view.to_move
+    if mover.is_ai:
+        return f"{theme.side(view.turn)} **{mover.name}** is thinking… 🤔"
+    deadline = int(game.deadline)
+    lines = [f"{theme.side(view.turn)} <@{mover.id}> to move ({view.turn.label}) · time runs out <t:{deadline}:R>"]
+    if game.draw_offer:
+        offerer = game.player(Color.BLACK if game.draw_offer == "black" else Color.WHITE)
+        lines.append(f"🤝 {offerer.name} offers a draw")
+    if game.takeback_offer:
+        asker = game.player(Color.BLACK if game.takeback_offer == "black" else Color.WHITE)
+        lines.append(f"↩️ {asker.name} asks to take a move back")
+    return "\n".join(lines)
+
+
+def board_embed(view: GameView, theme: Theme = THEME) -> discord.Embed:
+    game = view.game
+    board = game.board()
+    last = _last_move(board)
+    title = f"{theme.black_man} {game.black.name} vs {theme.white_man} {game.white.name}"
+    description = f"{board_grid(board, last[0] if last else None, theme)}\n\n{status_line(view, theme)}"
+    embed = discord.Embed(
+        title=title[:256],
+        description=description,
+        colour=ACTIVE_COLOUR if game.is_active else FINISHED_COLOUR,
+    )
+    if last is not None:
+        move, mover = last
+        embed.add_field(name="Last move", value=f"{theme.side(mover)} {move.text()}", inline=True)
+    took_black, took_white = _captured(game, board)
+    captured = f"{theme.black_man} took {took_black} · {theme.white_man} took {took_white}"
+    embed.add_field(name="Captured", value=captured, inline=True)
+    g = board.variant.geometry
+    numbering = f"Squares 1–{g.squares}, left to right from the top: 1 is {square_name(game.variant, 1)}"
+    embed.add_field(name="Legend", value=f"{theme.legend()}\n{numbering}", inline=False)
+    rated = "rated" if game.rated else "unrated"
+    move_number = len(game.moves) // 2 + 1
+    embed.set_footer(text=f"{get_variant(game.variant).title} · {rated} · game {game.id} · move {move_number}")
+    return embed
+
+
+def board_content(view: GameView) -> str:
+    """The text above the board: it mentions the person to move."""
+    game = view.game
+    if not game.is_active:
+        return "Game over."
+    if view.to_move.is_ai:
+        return f"{view.to_move.name} is thinking…"
+    return f"<@{view.to_move.id}>, your move."
+
+
+def board_controls(view: GameView, selected: int | None = None) -> discord.ui.View | None:
+    """The components under a board: piece select, the chosen piece's moves, and the game buttons."""
+    game = view.game
+    if not game.is_active:
+        return None
+    items: list[discord.ui.Item[Any]] = []
+    squares = movable_squares(view) if not view.to_move.is_ai else []
+    if squares:
+        piece = THEME.side(view.turn)
+        options = [
+            discord.SelectOption(
+                label=f"{s} ({square_name(game.variant, s)})",
+                value=str(s),
+                emoji=piece,
+                description=", ".join(moves_from(view, s))[:100],
+                default=s == selected,
+            )
+            for s in squares[:25]
+        ]
+        items.append(PieceSelect(game.id, game.version, options))
+    if selected is not None and selected in squares:
+        options = [
+            discord.SelectOption(label=m[:100], value=m[:100], description=_move_description(game.variant, m))
+            for m in moves_from(view, selected)[:25]
+        ]
+        items.append(MoveSelect(game.id, game.version, selected, options))
+    actions = []
+    if game.draw_offer:
+        actions += ["drawyes", "drawno"]
+    if game.takeback_offer:
+        actions += ["tbyes", "tbno"]
+    if game.kind is not GameKind.EXHIBITION:
+        if game.kind is GameKind.HUMAN and not game.draw_offer:
+            actions.append("draw")
+        actions.append("resign")
+    items += [GameButton(action, game.id, game.version) for action in actions]
+    return view_of(*items)
+
+
+def text_board(view: GameView) -> str:
+    """The position for screen readers: pieces by square, whose turn, and the legal moves."""
+    game = view.game
+    board = game.board()
+    g = board.variant.geometry
+    groups: dict[str, list[str]] = {"Black men": [], "Black kings": [], "White men": [], "White kings": []}
+    for square in range(1, g.squares + 1):
+        piece = board.piece_at(square)
+        if piece is not None:
+            key = f"{piece.color.label} {'kings' if piece.king else 'men'}"
+            groups[key].append(str(square))
+    lines = [f"{get_variant(game.variant).title}: {game.black.name} (Black) against {game.white.name} (White)."]
+    lines += [f"{key}: {', '.join(squares) if squares else 'none'}." for key, squares in groups.items()]
+    last = _last_move(board)
+    if last is not None:
+        lines.append(f"Last move: {last[1].label} {last[0].text()}.")
+    if game.is_active:
+        lines.append(f"{view.to_move.name} ({view.turn.label}) to move.")
+        lines.append(f"Legal moves: {', '.join(view.legal_moves)}.")
+    else:
+        lines.append(f"Game over: {game.end_text} ({game.result}).")
+    lines.append(f"Squares are numbered 1 to {g.squares}, left to right from the top row.")
+    lines.append("```\n" + board.ascii() + "\n```")
+    return "\n".join(lines)[:2000]

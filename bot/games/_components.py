@@ -1,0 +1,192 @@
+"""The components under a board or a challenge, as restart-proof :class:`discord.ui.DynamicItem` s.
+
+Each ``custom_id`` carries everything a click needs (the game or challenge id and the version shown), so any bot
+process handles a click on any message, also one sent before a restart: the formats below are a promise to every
+message already sent, never change them. No game lives in a View: the Views built here are throw-away containers for
+sending, and every callback hands the click to the cog's :class:`~bot.games._handlers.ComponentHandlers`; an error is
+reported by the cog, in the one place that reports errors (:meth:`GamesCog.report`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Self, cast
+
+import discord
+from discord.ext import commands
+
+from bot.service import Challenge, GameView
+
+if TYPE_CHECKING:
+    from bot.games._cog import GamesCog
+    from bot.games._handlers import ComponentHandlers
+
+PREFIX = "km"
+GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno")
+CHALLENGE_ACTIONS = ("accept", "decline")
+_GAME = r"(?P<game_id>[0-9A-Za-z_-]{1,40})"
+_CHALLENGE = r"(?P<challenge_id>[0-9A-Za-z_-]{1,40})"
+_VERSION = r"(?P<version>[0-9]{1,9})"
+_NUMBERS = ("version", "square")
+"""The template groups that are numbers; every group is named after the item's constructor argument."""
+
+
+async def _handle(interaction: discord.Interaction[Any], call: Callable[[ComponentHandlers], Awaitable[None]]) -> None:
+    """Run a click's handler; an error becomes the cog's short ephemeral answer."""
+    client = interaction.client
+    cog = cast("GamesCog | None", client.get_cog("Games") if isinstance(client, commands.Bot) else None)
+    if cog is None:  # pragma: no cover - the bot always registers the cog with the items
+        raise RuntimeError("the Games cog is not loaded")
+    try:
+        await call(cog.clicks)
+    except Exception as exc:
+        await cog.report(interaction, exc)
+
+
+class _FromCustomId:
+    """Rebuilds an item from the groups of its ``custom_id`` (after a restart, or in another process)."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        groups = {k: int(v) if k in _NUMBERS else v for k, v in match.groupdict().items()}
+        return cls(**groups)
+
+
+def _chosen(interaction: discord.Interaction[Any], default: str) -> str:
+    """The value chosen in a select menu."""
+    values = cast(dict[str, Any], interaction.data or {}).get("values") or [default]
+    return str(values[0])
+
+
+class PieceSelect(
+    _FromCustomId, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{PREFIX}:p:{_GAME}:{_VERSION}"
+):
+    """Choose one of the pieces that can move; the board then shows that piece's moves."""
+
+    def __init__(self, game_id: str, version: int, options: list[discord.SelectOption] | None = None) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"{PREFIX}:p:{game_id}:{version}",
+            placeholder="Choose a piece to move",
+            options=options or [discord.SelectOption(label="-", value="0")],
+            row=0,
+        )
+        super().__init__(select)
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        square = int(_chosen(interaction, "0"))
+        await _handle(interaction, lambda h: h.on_piece(interaction, self.game_id, self.version, square))
+
+
+class MoveSelect(
+    _FromCustomId,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"{PREFIX}:m:{_GAME}:{_VERSION}:(?P<square>[0-9]{{1,3}})",
+):
+    """Choose one of the chosen piece's moves (multi-jump paths in full)."""
+
+    def __init__(
+        self, game_id: str, version: int, square: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"{PREFIX}:m:{game_id}:{version}:{square}",
+            placeholder=f"Move the piece on {square}",
+            options=options or [discord.SelectOption(label="-", value="-")],
+            row=1,
+        )
+        super().__init__(select)
+        self.game_id, self.version, self.square = game_id, version, square
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        move = _chosen(interaction, "")
+        await _handle(interaction, lambda h: h.on_move(interaction, self.game_id, self.version, move))
+
+
+_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "resign": ("Resign", discord.ButtonStyle.danger),
+    "draw": ("Offer draw", discord.ButtonStyle.secondary),
+    "drawyes": ("Accept draw", discord.ButtonStyle.success),
+    "drawno": ("Decline draw", discord.ButtonStyle.secondary),
+    "tbyes": ("Allow takeback", discord.ButtonStyle.success),
+    "tbno": ("Refuse takeback", discord.ButtonStyle.secondary),
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.danger),
+    "confirm": ("Really resign?", discord.ButtonStyle.danger),
+}
+
+
+def _button(action: str, custom_id: str, row: int | None = None) -> discord.ui.Button[Any]:
+    label, style = _BUTTONS[action]
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row)
+
+
+class GameButton(
+    _FromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:b:(?P<action>{'|'.join(GAME_ACTIONS)}):{_GAME}:{_VERSION}",
+):
+    """Resign, offer a draw, or answer a draw or takeback offer."""
+
+    def __init__(self, action: str, game_id: str, version: int) -> None:
+        super().__init__(_button(action, f"{PREFIX}:b:{action}:{game_id}:{version}", row=2))
+        self.action, self.game_id, self.version = action, game_id, version
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, lambda h: h.on_game_button(interaction, self.action, self.game_id, self.version))
+
+
+class ChallengeButton(
+    _FromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:c:(?P<action>{'|'.join(CHALLENGE_ACTIONS)}):{_CHALLENGE}:{_VERSION}",
+):
+    """Accept or decline a challenge (the challenger's Decline withdraws it)."""
+
+    def __init__(self, action: str, challenge_id: str, version: int) -> None:
+        super().__init__(_button(action, f"{PREFIX}:c:{action}:{challenge_id}:{version}"))
+        self.action, self.challenge_id, self.version = action, challenge_id, version
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        args = (interaction, self.action, self.challenge_id, self.version)
+        await _handle(interaction, lambda h: h.on_challenge_button(*args))
+
+
+class ResignConfirm(
+    _FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:r:{_GAME}:{_VERSION}"
+):
+    """The second step of resigning, on an ephemeral message only the player sees: "Really resign?"."""
+
+    def __init__(self, game_id: str, version: int) -> None:
+        super().__init__(_button("confirm", f"{PREFIX}:r:{game_id}:{version}"))
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, lambda h: h.on_resign_confirmed(interaction, self.game_id, self.version))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PieceSelect,
+    MoveSelect,
+    GameButton,
+    ChallengeButton,
+    ResignConfirm,
+)
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A throw-away View holding ``items``, for sending them."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def resign_controls(view: GameView) -> discord.ui.View:
+    return view_of(ResignConfirm(view.id, view.version))
+
+
+def challenge_controls(challenge: Challenge) -> discord.ui.View:
+    return view_of(*(ChallengeButton(action, challenge.id, challenge.version) for action in CHALLENGE_ACTIONS))

@@ -1,0 +1,192 @@
+"""What a click on a board's or a challenge's components does: choose a piece, play a move, the game buttons, the
+two steps of resigning, and accepting or declining a challenge.
+
+A click answers on its own message: the board it was made on shows the result (and becomes the game's board), a
+click on a board that is no longer current shows the current one with a short note. Errors propagate to the caller
+(:mod:`bot.games._components`), which has the cog report them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.games import _messages as say
+from bot.games._announce import Announcer
+from bot.games._board import BoardMessage
+from bot.games._components import resign_controls
+from bot.games._keeper import BoardKeeper, Where
+from bot.games._messages import Refusal
+from bot.games._render import closed_challenge_content
+from bot.games._respond import send, update, within_deadline
+from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+_GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitable[Result]]] = {
+    "draw": GameService.offer_draw,
+    "drawyes": GameService.accept_draw,
+    "drawno": GameService.decline_draw,
+    "tbyes": GameService.accept_takeback,
+    "tbno": GameService.decline_takeback,
+}
+
+
+def user_of(member: discord.abc.User) -> User:
+    """The service's user for a Discord user."""
+    return User(member.id, member.display_name)
+
+
+def thread_name(challenger: str, accepter: str) -> str:
+    """The name of the thread opened for an accepted challenge (the game is filed under the thread's id)."""
+    return f"{challenger[:45]} vs {accepter[:45]}"[:100]
+
+
+class ComponentHandlers:
+    """The handlers of every component the bot sends, calling the game service and showing what it returns."""
+
+    def __init__(self, service: GameService, boards: BoardKeeper, events: Announcer, *, game_threads: bool) -> None:
+        self._service = service
+        self._boards = boards
+        self._events = events
+        self._game_threads = game_threads
+
+    # -- the board's controls -------------------------------------------------------------------------------------
+
+    async def on_piece(self, interaction: Interaction, game_id: str, version: int, square: int) -> None:
+        view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
+        if await self._is_stale(interaction, view, version):
+            return
+        uid = str(interaction.user.id)
+        if view.to_move.is_ai or view.to_move.id != uid:
+            raise Refusal(say.turn_of(view.to_move.name) if view.game.color_of(uid) else say.NOT_A_PLAYER)
+        await self._update_board(interaction, view, selected=square)
+
+    async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None:
+        work = self._service.move(game_id, interaction.guild_id, user_of(interaction.user), move, version=version)
+        await self._apply(interaction, game_id, work)
+
+    async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None:
+        view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
+        if await self._is_stale(interaction, view, version):
+            return
+        if action == "resign":
+            await self.ask_resign(interaction, view)
+            return
+        work = _GAME_ACTIONS[action](self._service, game_id, interaction.guild_id, user_of(interaction.user))
+        await self._apply(interaction, game_id, work)
+
+    async def ask_resign(self, interaction: Interaction, view: GameView) -> None:
+        """The first step of resigning: an ephemeral "Really resign?" button, for players only."""
+        if view.game.color_of(str(interaction.user.id)) is None:
+            raise Refusal(say.NOT_A_PLAYER)
+        await send(interaction, ephemeral=True, content=say.RESIGN_CONFIRM, view=resign_controls(view))
+
+    async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
+        """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
+        work = self._service.resign(game_id, interaction.guild_id, user_of(interaction.user))
+        result = await within_deadline(interaction, work)
+        await update(interaction, content=say.RESIGNED, view=None)
+        if result.game is not None:
+            await self._events.after(result.game, result.events)
+
+    async def _apply(self, interaction: Interaction, game_id: str, work: Awaitable[Result]) -> None:
+        """Run a game action from a board's control and show its result on that board; an action on a position that
+        has changed meanwhile answers with the fresh board instead."""
+        try:
+            result = await within_deadline(interaction, work)
+        except (PositionChangedError, GameOverError):
+            await self._show_current(interaction, await self._service.state(game_id, interaction.guild_id))
+            return
+        assert result.game is not None
+        await self._update_board(interaction, result.game)
+        await self._events.announce(result.game, result.events)
+
+    async def _is_stale(self, interaction: Interaction, view: GameView, version: int) -> bool:
+        """True (after showing the current board) when the click was on a board that is no longer current."""
+        if view.version == version and view.game.is_active:
+            return False
+        await self._show_current(interaction, view)
+        return True
+
+    async def _show_current(self, interaction: Interaction, view: GameView) -> None:
+        await self._update_board(interaction, view)
+        text = say.POSITION_CHANGED if view.game.is_active else say.GAME_ENDED.format(end=view.game.end_text)
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def _update_board(self, interaction: Interaction, view: GameView, selected: int | None = None) -> None:
+        """Answer a click by showing the newest view on the clicked message, which becomes the game's board."""
+
+        async def onto_clicked(board: BoardMessage) -> Where | None:
+            await update(interaction, **board.fields())
+            message = interaction.message
+            return (message.channel.id, message.id) if message is not None else None
+
+        await self._boards.show(view, onto_clicked, selected)
+
+    # -- a challenge's buttons ------------------------------------------------------------------------------------
+
+    async def on_challenge_button(self, interaction: Interaction, action: str, challenge_id: str, version: int) -> None:
+        me = user_of(interaction.user)
+        if action == "accept":
+            result, place = await within_deadline(interaction, self._accept(interaction, challenge_id, me))
+            assert result.game is not None and result.challenge is not None
+            text = closed_challenge_content(result.challenge, f"✅ {me.name} accepted.")
+            await update(interaction, content=text, view=None)
+            await self._open_game(place, result.game)
+            return
+        mine = {c.id: c for c in await self._service.challenges_of(me.id)}
+        challenge = mine.get(challenge_id)
+        if challenge is None:
+            raise Refusal(say.CHALLENGE_NOT_YOURS)
+        guild = interaction.guild_id or 0
+        if challenge.challenger.id == me.id:
+            result = await self._service.cancel(challenge_id, guild, me)
+        else:
+            result = await self._service.decline(challenge_id, guild, me)
+        text = f"✖️ {result.events[0].text}." if result.events else "✖️ Closed."
+        await update(interaction, content=closed_challenge_content(challenge, text), view=None)
+
+    async def _accept(
+        self, interaction: Interaction, challenge_id: str, me: User
+    ) -> tuple[Result, discord.abc.Messageable]:
+        """Accept a challenge into its own thread (by default), opened under the challenge before the game exists so
+        the game is filed under the thread from its first write. The acceptance is checked before the thread is
+        opened; if opening the thread fails the game is played in the channel, and if the acceptance fails after all
+        (someone was quicker) the empty thread is closed."""
+        guild = interaction.guild_id or 0
+        challenge = await self._service.check_accept(challenge_id, guild, me)
+        thread = await self._open_thread(interaction, challenge, me)
+        if thread is None:
+            result = await self._service.accept(challenge_id, guild, me)
+            return result, self._boards.messageable(int(challenge.channel_id))
+        try:
+            result = await self._service.accept(challenge_id, guild, me, channel_id=thread.id)
+        except BaseException:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.edit(archived=True, locked=True)
+            raise
+        return result, thread
+
+    async def _open_thread(self, interaction: Interaction, challenge: Challenge, me: User) -> discord.Thread | None:
+        message = interaction.message
+        if not self._game_threads or message is None or isinstance(interaction.channel, discord.Thread):
+            return None
+        try:
+            return await message.create_thread(name=thread_name(challenge.challenger.name, me.name))
+        except discord.HTTPException as exc:
+            log.warning("could not open a thread for challenge %s, playing in the channel: %s", challenge.id, exc)
+            return None
+
+    async def _open_game(self, target: discord.abc.Messageable, view: GameView) -> None:
+        """Post the board of a newly accepted game (in its thread, or in the channel) and make it the game's board."""
+
+        async def into(board: BoardMessage) -> Where:
+            sent = await target.send(**board.fields())
+            return sent.channel.id, sent.id
+
+        await self._boards.show(view, into)

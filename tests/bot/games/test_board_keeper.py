@@ -1,0 +1,44 @@
+"""The board keeper's memory is bounded: it knows the games shown last, and finds a forgotten game's board where the
+board is recorded with the game."""
+
+from __future__ import annotations
+
+from bot.games._keeper import BoardKeeper, Spot
+from bot.service import GameView, User
+from tests.bot.games.conftest import Harness
+
+SHOWN = 1000
+REMEMBER = 100
+
+
+async def test_the_keeper_remembers_only_the_games_shown_last(harness: Harness) -> None:
+    assert harness.bot is not None and harness.service is not None
+    keeper = BoardKeeper(harness.bot, harness.service, remember=REMEMBER)
+    played = await harness.service.play_ai(1, 2, User(3, "alice"), "easy")
+    assert played.game is not None
+    game = played.game.game
+
+    def view(i: int, version: int) -> GameView:
+        return GameView.of(game.evolve(id=f"game{i}", version=version), 0.0)
+
+    shown = [view(i, 2) for i in range(SHOWN)]
+    for newer in shown:
+        assert keeper.newest(newer) is newer
+    # a remembered game keeps its newer view against an older one; a forgotten game takes the older one
+    remembered = [i for i in reversed(range(SHOWN)) if keeper.newest(view(i, 1)) is shown[i]]
+    assert sorted(remembered) == list(range(SHOWN - REMEMBER, SHOWN))
+
+
+async def test_a_forgotten_games_board_is_found_where_it_is_recorded(harness: Harness) -> None:
+    assert harness.bot is not None and harness.service is not None
+    keeper = BoardKeeper(harness.bot, harness.service, remember=REMEMBER)
+    played = await harness.service.play_ai(1, 2, User(3, "alice"), "easy")
+    assert played.game is not None and played.game.game.board_message is None
+    await keeper.place(played.game, 10, 20)
+    assert keeper.spot(played.game.game) == Spot(10, 20)
+
+    for i in range(REMEMBER):
+        keeper.newest(GameView.of(played.game.game.evolve(id=f"other{i}"), 0.0))
+    assert keeper.spot(played.game.game) is None, "forgotten, and this old view has no board recorded"
+    stored = await harness.service.state(played.game.id)
+    assert keeper.spot(stored.game) == Spot(10, 20)

@@ -79,6 +79,13 @@ class Viewer:
         await self.socket.close()
 
 
+async def _modules_as_javascript(request: web.Request, response: web.StreamResponse) -> None:
+    """Serve the page's scripts as JavaScript whatever the system's MIME table says: browsers refuse an ES module of
+    another type, and on Windows the registry may map ``.js`` to ``text/plain``."""
+    if request.path.startswith(STATIC_PREFIX + "/") and request.path.endswith(".js"):
+        response.content_type = "text/javascript"
+
+
 class SandboxBridge:
     """Serves the sandbox page and its websocket for one started :class:`DiscordEmulator`.
 
@@ -105,6 +112,7 @@ class SandboxBridge:
                 web.static(STATIC_PREFIX, STATIC_DIR, name="sandbox_static", append_version=True),
             ]
         )
+        app.on_response_prepare.append(_modules_as_javascript)
         app.on_shutdown.append(self._on_shutdown)
 
     async def page(self, request: web.Request) -> web.Response:
@@ -112,6 +120,13 @@ class SandboxBridge:
         text = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
         for name in ("sandbox.css", "sandbox.js"):
             text = text.replace(f"{{{{{name}}}}}", str(static.url_for(filename=name)))
+        # The page's script is an ES module that imports the others as "./name.js": the import map sends each of
+        # those to its versioned URL, as above, so a browser never runs a stale module from its cache.
+        modules: dict[str, str] = {}
+        for path in sorted(STATIC_DIR.glob("*.js")):
+            versioned = static.url_for(filename=path.name)
+            modules[str(versioned.with_query(None))] = str(versioned)
+        text = text.replace("{{importmap}}", json.dumps({"imports": modules}))
         return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:

@@ -3,6 +3,8 @@ on the local Discord emulator) and pages connected as alice and bob, as the brow
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import aiohttp
@@ -42,9 +44,17 @@ async def test_serves_the_page_and_a_snapshot_of_the_channel(sandbox: SandboxRun
             assert response.status == 200
             html = await response.text()
         assert "<title>King Me sandbox</title>" in html and "{{" not in html
-        script = html.split('<script src="', 1)[1].split('"', 1)[0]
-        async with session.get(sandbox.address + script) as response:
-            assert response.status == 200 and "WebSocket" in await response.text()
+        entry = html.split('<script type="module" src="', 1)[1].split('"', 1)[0]
+        modules = json.loads(html.split('<script type="importmap">', 1)[1].split("</script>", 1)[0])["imports"]
+        assert entry in modules.values(), "the page's entry module is not versioned like the others"
+        sources: dict[str, str] = {}
+        for plain, versioned in modules.items():
+            async with session.get(sandbox.address + versioned) as response:
+                assert response.status == 200 and response.content_type == "text/javascript", plain
+                sources[plain.rsplit("/", 1)[1]] = await response.text()
+    imported = {name for source in sources.values() for name in re.findall(r'from "\./([\w-]+\.js)"', source)}
+    assert imported and imported <= sources.keys(), f"imported, not in the import map: {imported - set(sources)}"
+    assert any("new WebSocket" in source for source in sources.values())
 
     page = await connect("bob")
     snapshot = page.snapshot()

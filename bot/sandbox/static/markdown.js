@@ -1,0 +1,95 @@
+// Discord's markdown as HTML, the parts the bot uses: code, bold, italics, underline, strikethrough, spoilers, links,
+// headings, subtext, quotes, mentions, timestamps (<t:…>) and custom emoji; and the clock that keeps relative
+// timestamps ("in 5 minutes") current.
+
+import { state } from "./state.js";
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** The HTML of a message text; mentions name the users and channels the page knows. */
+export function markdown(source) {
+  const kept = [];
+  const keep = (html) => `\u0000${kept.push(html) - 1}\u0000`;
+  let text = String(source);
+  text = text.replace(/```(?:[a-z0-9_+-]*\n)?([\s\S]*?)```/gi, (_, code) => keep(`<pre><code>${escapeHtml(code)}</code></pre>`));
+  text = text.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${escapeHtml(code)}</code>`));
+  text = text.replace(/\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g, (_, label, url) =>
+    keep(`<a href="${escapeHtml(url)}" target="_blank" rel="noopener">${escapeHtml(label)}</a>`)
+  );
+  text = text.replace(/<@!?(\d+)>/g, (_, id) => {
+    const user = state.users.get(id);
+    const mine = state.me && state.me.id === id;
+    return keep(`<span class="mention${mine ? " me" : ""}">@${escapeHtml(user ? user.name : id)}</span>`);
+  });
+  text = text.replace(/<#(\d+)>/g, (_, id) => {
+    const channel = state.channels.get(id);
+    return keep(`<span class="mention">#${escapeHtml(channel ? channel.name : id)}</span>`);
+  });
+  text = text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, seconds, style) =>
+    keep(`<span class="timestamp" data-ts="${seconds}" data-style="${style || "f"}" title="${escapeHtml(
+      new Date(seconds * 1000).toLocaleString())}">${escapeHtml(discordTime(Number(seconds), style || "f"))}</span>`)
+  );
+  text = text.replace(/<a?:(\w+):\d+>/g, (_, name) => keep(`:${escapeHtml(name)}:`));
+  text = escapeHtml(text);
+  text = text.replace(/(^|\s)(https?:\/\/[^\s<]+)/g, (_, pre, url) => `${pre}<a href="${url}" target="_blank" rel="noopener">${url}</a>`);
+  text = text.replace(/\*\*([\s\S]+?)\*\*/g, "<strong>$1</strong>");
+  text = text.replace(/__([\s\S]+?)__/g, "<u>$1</u>");
+  text = text.replace(/(^|[^*\w])\*([^*\n]+?)\*(?!\*)/g, "$1<em>$2</em>");
+  text = text.replace(/(^|[^_\w])_([^_\n]+?)_(?!\w)/g, "$1<em>$2</em>");
+  text = text.replace(/~~([\s\S]+?)~~/g, "<s>$1</s>");
+  text = text.replace(/\|\|([\s\S]+?)\|\|/g, '<span class="spoiler" onclick="this.classList.add(\'shown\')">$1</span>');
+  text = text
+    .split("\n")
+    .map((line) => {
+      let m;
+      if ((m = /^(#{1,3}) (.+)$/.exec(line))) return `<h${m[1].length}>${m[2]}</h${m[1].length}>`;
+      if ((m = /^-# (.+)$/.exec(line))) return `<span class="subtext">${m[1]}</span>`;
+      if ((m = /^&gt; (.*)$/.exec(line))) return `<blockquote>${m[1]}</blockquote>`;
+      return line;
+    })
+    .join("\n")
+    .replace(/(<\/h\d>|<\/blockquote>)\n/g, "$1");
+  return text.replace(/\u0000(\d+)\u0000/g, (_, i) => kept[Number(i)]);
+}
+
+function discordTime(seconds, style) {
+  const date = new Date(seconds * 1000);
+  switch (style) {
+    case "t":
+      return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    case "T":
+      return date.toLocaleTimeString();
+    case "d":
+      return date.toLocaleDateString();
+    case "D":
+      return date.toLocaleDateString([], { dateStyle: "long" });
+    case "F":
+      return date.toLocaleString([], { dateStyle: "full", timeStyle: "short" });
+    case "R":
+      return relative(seconds);
+    default:
+      return date.toLocaleString([], { dateStyle: "long", timeStyle: "short" });
+  }
+}
+
+function relative(seconds) {
+  const delta = seconds - Date.now() / 1000;
+  const units = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  const format = new Intl.RelativeTimeFormat([], { numeric: "auto" });
+  for (const [unit, size] of units) {
+    if (Math.abs(delta) >= size || unit === "second") return format.format(Math.round(delta / size), unit);
+  }
+  return "";
+}
+
+/** Redraw the relative timestamps on the page every 15 seconds. */
+export function keepRelativeTimesCurrent() {
+  setInterval(() => {
+    for (const node of document.querySelectorAll('.timestamp[data-style="R"]')) {
+      node.textContent = relative(Number(node.dataset.ts));
+    }
+  }, 15000);
+}
+

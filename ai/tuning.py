@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ai.api import Limits
 from ai.ballots import openings
 from ai.features import FEATURES, feature_function
+from ai.player import Limits
 from ai.rawgame import node_of
 from ai.search import Engine
 from ai.tt import TranspositionTable

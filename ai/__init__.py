@@ -1,15 +1,4 @@
-"""King Me's AI players: search, evaluation, learning agents, training and the arena. Depends on core only."""
+"""King Me's AI players: search, evaluation, learning agents, training and the arena. Depends on core only.
 
-from ai.api import GameInput, Level, Limits, Player, SearchResult, UnknownLevelError, choose_move, get_level, levels
-
-__all__ = [
-    "GameInput",
-    "Level",
-    "Limits",
-    "Player",
-    "SearchResult",
-    "UnknownLevelError",
-    "choose_move",
-    "get_level",
-    "levels",
-]
+The application's entry is :mod:`ai.api` (the player types, the level registry and the function a worker runs).
+"""

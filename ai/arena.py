@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from ai.api import Limits, get_level, merge_limits
 from ai.ballots import Ballot, openings
+from ai.levels import get_level, merge_limits
+from ai.player import Limits
 from core import Board, Color, RulesError, get_variant
 from core.pdn import game_to_pdn
 
@@ -88,7 +89,7 @@ def play_game(
     """Play one game between two named levels from the start position after ``opening_moves``.
 
     Each side gets its own player for the whole game and its own random stream derived from ``seed``. Raises
-    :class:`ai.UnknownLevelError` for an unknown level and :class:`core.RulesError` for an illegal opening.
+    :class:`ai.levels.UnknownLevelError` for an unknown level and :class:`core.RulesError` for an illegal opening.
     """
     board = Board(None, variant)
     for text in opening_moves:
@@ -276,7 +277,8 @@ def run_match(
     ``on_game`` is called in this process as each game finishes, in finishing order. The games of the result are in
     dealing order. ``ballots`` overrides the dealt openings (one per pair, reused in turn).
 
-    Raises :class:`ValueError` for a bad count, :class:`ai.UnknownLevelError` or :class:`core.UnknownVariantError`.
+    Raises :class:`ValueError` for a bad count, :class:`ai.levels.UnknownLevelError` or
+    :class:`core.UnknownVariantError`.
     """
     if games < 2 or games % 2:
         raise ValueError(f"a match is played in pairs of games: ask for an even number of 2 or more, not {games}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ai.api import Limits
+from ai.player import Limits
 
 
 class OutOfBudget(Exception):  # noqa: N818  (a control-flow signal, not an error)

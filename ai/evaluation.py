@@ -1,26 +1,29 @@
-"""The evaluation functions of the seed players, each from the point of view of the side to move.
+"""Evaluations of a search node for the fixed-depth levels and ``hard``, each from the side to move's point of view.
 
-- :func:`material_003`: seed 003 (``shared/seeds/003_*``), "About Alpha-Beta agent": pawns 1, kings 2, own minus the
-  opponent's; a won game is +500 and a lost one -500 (:data:`SEED_003_WIN`).
-- :class:`DeltaEvaluator`: seed 000 (``shared/seeds/000_*``), "Alpha-Beta Pruning AI":
-  ``value = ΔU_s − ΔU_o + 2(ΔK_s − ΔK_o)``, the change from the root position of the uncrowned pieces (U) and kings
-  (K) of the player itself (s) and of its opponent (o); ±infinity for a won or lost game.
-- :class:`Seed004Evaluator`: seed 004 (``shared/seeds/004_*``), the early-game / end-game heuristic of the
-  iterative-deepening player.
+- :func:`material`: men 1, kings 2, own minus the opponent's; a won or lost game is worth :data:`MATERIAL_WIN` (±500).
+- :class:`MaterialGainEvaluator`: the same count, as the change since the root position: what a line wins or loses.
+- :class:`TwoPhaseEvaluator`: an early-game heuristic (centre, home row, men, kings) and an end-game one (men, boosted
+  kings, and trades for the side that is ahead), with a little noise so that equal moves are chosen between at random.
+
+``docs/ai.md`` tells where each idea comes from.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from core.geometry import Geometry
 
-SEED_003_WIN = 500.0
-"""Seed 003: "If minimax agent wins, +500; if minimax agent loses, −500"."""
+Evaluate = Callable[[int, int, int, bool], float]
+"""An evaluation of the node ``(me, opp, kings, black)`` for its side to move."""
+
+MATERIAL_WIN = 500.0
+"""The value of a won game beside :func:`material` (a lost one is worth its negation)."""
 
 
-def material_003(me: int, opp: int, kings: int) -> float:
-    """Seed 003: 1 × own pawns + 2 × own kings − 1 × the opponent's pawns − 2 × the opponent's kings."""
+def material(me: int, opp: int, kings: int) -> float:
+    """1 × own men + 2 × own kings − 1 × the opponent's men − 2 × the opponent's kings."""
     return float(
         (me & ~kings).bit_count()
         + 2 * (me & kings).bit_count()
@@ -29,8 +32,9 @@ def material_003(me: int, opp: int, kings: int) -> float:
     )
 
 
-class DeltaEvaluator:
-    """Seed 000's evaluation: the change of ``U_s − U_o + 2(K_s − K_o)`` since the root, for the side to move.
+class MaterialGainEvaluator:
+    """The change of ``U_s − U_o + 2(K_s − K_o)`` since the root, for the side to move: U are men, K kings, s the
+    side's own and o the opponent's.
 
     The value is linear in the counts, so for the root player it is the material now minus the material at the root,
     and for its opponent it is the negation of that.
@@ -40,16 +44,16 @@ class DeltaEvaluator:
 
     def __init__(self, me: int, opp: int, kings: int, black: bool) -> None:
         self.root_black = black
-        self.root_value = material_003(me, opp, kings)
+        self.root_value = material(me, opp, kings)
         """``U_s − U_o + 2(K_s − K_o)`` at the root for the root player."""
 
     def __call__(self, me: int, opp: int, kings: int, black: bool) -> float:
-        value = material_003(me, opp, kings)
+        value = material(me, opp, kings)
         return value - self.root_value if black == self.root_black else value + self.root_value
 
 
-class Seed004Evaluator:
-    """Seed 004's heuristic (alorber/AI-Checkers), for the side to move, with weights in the order the seed gives.
+class TwoPhaseEvaluator:
+    """An early-game and an end-game heuristic, for the side to move, with weights in the order of their importance.
 
     Early game, from least to most valuable: pieces in the middle rows but not in the middle box (1), pieces in the
     middle box (2), pieces on the own home row (3, or 5 while the opponent still has men to crown), men (20),
@@ -84,7 +88,7 @@ class Seed004Evaluator:
         self.rng = rng
 
     def is_end_game(self, me: int, opp: int, kings: int) -> bool:
-        """The seed's trigger for the end-game heuristic."""
+        """Whether the end-game heuristic applies."""
         mine, theirs = me.bit_count(), opp.bit_count()
         total = mine + theirs
         if 3 * min(mine, theirs) < 2 * max(mine, theirs):

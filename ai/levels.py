@@ -1,45 +1,138 @@
-"""The built-in levels, registered in the order players see them."""
+"""The registry of named AI levels, with the built-in ones in the order players see them.
+
+A level is a name, a one-line summary of how it plays, a factory of its :class:`ai.player.Player` and its default
+limits. Old names stay valid as aliases: :func:`get_level` accepts them (so stored games and typed commands keep
+working) while :func:`levels`, which the menus and help list, shows only the real names.
+"""
 
 from __future__ import annotations
 
-from ai.alphabeta import MediumPlayer, SeedAB3Player, SeedABPlayer
-from ai.api import Level, Limits, register
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
 from ai.iterative import HardPlayer
+from ai.learners.lms import LmsPlayer
+from ai.learners.qlearning import QLearningPlayer
+from ai.learners.sarsa import SarsaPlayer
+from ai.player import Limits, Player
 from ai.random_player import RandomPlayer
 from ai.search import MasterPlayer
+from core import RulesError
 
-register(Level("easy", "Plays a random legal move: a gentle first opponent.", RandomPlayer, Limits(), max_time=1.0))
-register(Level("medium", "Alpha-beta 5 plies deep on a material count (man 1, king 2).", MediumPlayer, Limits(depth=5)))
-register(
+
+@dataclass(frozen=True)
+class Level:
+    """A named AI level in the registry."""
+
+    name: str
+    summary: str
+    """One line on how it plays, for the README, ``/checkers help`` and the level choices."""
+    factory: Callable[[], Player]
+    default_limits: Limits = field(default_factory=Limits)
+    max_time: float = 10.0
+    """The most thinking time per move the level accepts from a caller."""
+    aliases: tuple[str, ...] = ()
+    """Former names, still accepted by :func:`get_level` but never listed."""
+
+
+class UnknownLevelError(RulesError):
+    """A level name that the registry does not know."""
+
+
+_LEVELS: dict[str, Level] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(level: Level) -> Level:
+    """Add a level, and its aliases, to the registry."""
+    _LEVELS[level.name] = level
+    for alias in level.aliases:
+        _ALIASES[alias] = level.name
+    return level
+
+
+def levels() -> dict[str, Level]:
+    """Every registered level, by name, in registration order (aliases left out)."""
+    return dict(_LEVELS)
+
+
+def get_level(name: str) -> Level:
+    """The level called ``name`` (or formerly called so)."""
+    key = name.strip().lower()
+    level = _LEVELS.get(key) or _LEVELS.get(_ALIASES.get(key, ""))
+    if level is None:
+        raise UnknownLevelError(f"unknown AI level {name!r}: choose one of {', '.join(_LEVELS)}")
+    return level
+
+
+def merge_limits(level: Level, limits: Limits | None) -> Limits:
+    """The caller's limits over the level's defaults, with the time clamped to the level's maximum."""
+    base = level.default_limits
+    if limits is None:
+        return base
+    time = limits.time if limits.time is not None else base.time
+    if time is not None:
+        time = max(0.01, min(time, level.max_time))
+    return Limits(
+        time=time,
+        depth=limits.depth if limits.depth is not None else base.depth,
+        nodes=limits.nodes if limits.nodes is not None else base.nodes,
+    )
+
+
+BUILT_IN = (
+    Level("easy", "Plays a random legal move: a gentle first opponent.", RandomPlayer, Limits(), max_time=1.0),
+    Level("medium", "Alpha-beta 5 plies deep on a material count (man 1, king 2).", MediumPlayer, Limits(depth=5)),
     Level(
-        "seed-ab",
-        "Seed 000's alpha-beta: 4 plies, scores the change in men and kings since its turn began.",
-        SeedABPlayer,
+        "cautious",
+        "Alpha-beta 4 plies deep, always to the end of your reply: counts the men (1) and kings (2) won and lost.",
+        CautiousPlayer,
         Limits(depth=4),
-    )
-)
-register(
+        aliases=("seed-ab",),
+    ),
     Level(
-        "seed-ab3",
-        "Seed 003's alpha-beta: 3 plies, pawns 1 and kings 2, ±500 at the end.",
-        SeedAB3Player,
+        "greedy",
+        "Alpha-beta 3 plies deep on men 1 and kings 2: grabs material without seeing your answer to its second move.",
+        GreedyPlayer,
         Limits(depth=3),
-    )
-)
-register(
+        aliases=("seed-ab3",),
+    ),
     Level(
         "hard",
         "Iterative deepening alpha-beta for 1 s a move, reads exchanges to the end, early/end-game heuristic.",
         HardPlayer,
         Limits(time=1.0),
-    )
-)
-register(
+    ),
     Level(
         "master",
         "The strongest: principal-variation search with a tuned evaluation, 2 s a move; perfect on mini.",
         MasterPlayer,
         Limits(time=2.0),
-    )
+    ),
+    Level(
+        "qlearning",
+        "Learnt by Q-learning over seven board characteristics; plays the move of highest learnt value.",
+        QLearningPlayer,
+        Limits(),
+        max_time=1.0,
+    ),
+    Level(
+        "lms",
+        "A linear evaluation of pieces, kings and threats learnt by LMS in self-play; looks one move ahead.",
+        LmsPlayer,
+        Limits(),
+        max_time=1.0,
+    ),
+    Level(
+        "sarsa",
+        "Learnt by linear SARSA over eight move features; plays the move of highest learnt value.",
+        SarsaPlayer,
+        Limits(),
+        max_time=1.0,
+    ),
 )
-import ai.learners.levels  # noqa: E402,F401  (the learning levels: qlearning, lms, sarsa)
+"""The levels King Me ships, in the order players see them."""
+
+for _level in BUILT_IN:
+    register(_level)

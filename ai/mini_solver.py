@@ -1,4 +1,4 @@
-"""Perfect play for ``mini`` (seed 002's 6×6 game): the game is solved, and ``master`` never leaves the best result.
+"""Perfect play for ``mini`` (6×6, men only): the game is solved, and ``master`` never leaves the best result.
 
 Men only move forward and a blocked side passes, so no position can repeat and every game ends: the game is a finite
 tree whose value (win, draw or loss for the side to move) an exact memoised alpha-beta finds. From the start it is a
@@ -16,7 +16,7 @@ import sys
 from functools import cache
 from importlib import resources
 
-from ai.api import SearchResult
+from ai.player import SearchResult
 from ai.rawgame import PASS_RAW, node_of, root_moves
 from core import MINI, Board
 from core.movegen import RawMove
@@ -72,10 +72,9 @@ def solve(me: int, opp: int, black: bool, alpha: int = -1, beta: int = 1) -> int
         value = -solve(opp & ~captured, (me ^ frm) | to, not black, -beta, -alpha)
         if value > best:
             best = value
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    break
+            if best >= beta:
+                break
+            alpha = max(alpha, best)
     if best <= alpha0:
         hi = min(hi, best)
     elif best >= beta0:

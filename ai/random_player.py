@@ -1,10 +1,10 @@
-"""The ``easy`` level: a uniformly random legal move (seed 002, "Easy": a random choice among all legal moves)."""
+"""The ``easy`` level: a uniformly random legal move."""
 
 from __future__ import annotations
 
 import random
 
-from ai.api import Limits, SearchResult
+from ai.player import Limits, SearchResult
 from core import Board
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import random
 
-from ai.api import Limits, SearchResult
 from ai.budget import Budget, OutOfBudget
 from ai.features import Evaluate, make_evaluator
+from ai.player import Limits, SearchResult
 from ai.rawgame import PASS_RAW, Rules, node_of, root_moves
 from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER, TranspositionTable, from_tt, to_tt
 from core import Board, Variant, zobrist
@@ -308,36 +308,15 @@ class Engine:
                             c_me, c_opp, c_kings, not black, c_h, next_depth, ply + 1, -beta, -alpha, c_clock
                         )
                     else:
-                        if reducible and i >= 3:
+                        # A null window, first one ply shallower for a late quiet move, then at full depth if it
+                        # beat alpha.
+                        reduction = 1 if reducible and i >= 3 else 0
+                        for d in range(next_depth - reduction, next_depth + 1):
                             value = -self._pvs(
-                                c_me,
-                                c_opp,
-                                c_kings,
-                                not black,
-                                c_h,
-                                next_depth - 1,
-                                ply + 1,
-                                -alpha - 1,
-                                -alpha,
-                                c_clock,
+                                c_me, c_opp, c_kings, not black, c_h, d, ply + 1, -alpha - 1, -alpha, c_clock
                             )
-                            if value > alpha:
-                                value = -self._pvs(
-                                    c_me,
-                                    c_opp,
-                                    c_kings,
-                                    not black,
-                                    c_h,
-                                    next_depth,
-                                    ply + 1,
-                                    -alpha - 1,
-                                    -alpha,
-                                    c_clock,
-                                )
-                        else:
-                            value = -self._pvs(
-                                c_me, c_opp, c_kings, not black, c_h, next_depth, ply + 1, -alpha - 1, -alpha, c_clock
-                            )
+                            if value <= alpha:
+                                break
                         if alpha < value < beta:
                             value = -self._pvs(
                                 c_me, c_opp, c_kings, not black, c_h, next_depth, ply + 1, -beta, -alpha, c_clock

@@ -1,10 +1,9 @@
 """Training the learners (:mod:`ai.learners`) and measuring them against other levels.
 
 :func:`train` plays ``games`` training games and returns the learnt weights with a learning curve: every
-``eval_every`` games, the greedy player with the weights of the moment plays a few games against ``easy`` and, once it
-is registered, ``seed-ab3``. Everything random comes from one ``random.Random(seed)``, so the same arguments give the
-same weights (as long as the training opponents are themselves deterministic for a given generator: self-play and
-``easy`` are).
+``eval_every`` games, the learner's player with the weights of the moment plays a few games against ``easy`` and
+``greedy``. Everything random comes from one ``random.Random(seed)``, so the same arguments give the same weights (as
+long as the training opponents are themselves deterministic for a given generator: self-play and ``easy`` are).
 
 The opponent of a training game is ``self`` (self-play: both sides are episodes of the learner, sharing its weights) or
 the name of a level; a comma-separated list such as ``self,easy`` takes them in turn, one game each. The learner plays
@@ -18,12 +17,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import ai.learners.levels  # noqa: F401  (the learner levels, as training opponents)
-from ai.api import Limits, Player, UnknownLevelError, get_level, levels, merge_limits
 from ai.learners import Episode, Learner, move_by_text, result_for
 from ai.learners.lms import LinearModel, LmsLearner, LmsPlayer
 from ai.learners.qlearning import QLearner, QLearningPlayer, QTable
 from ai.learners.sarsa import SarsaLearner, SarsaModel, SarsaPlayer
+from ai.levels import UnknownLevelError, get_level, levels, merge_limits
+from ai.player import Limits, Player
 from core import Board, Color, Move, Outcome, Termination, get_variant
 
 LEARNERS: dict[str, Callable[[], Learner]] = {"qlearning": QLearner, "lms": LmsLearner, "sarsa": SarsaLearner}
@@ -36,7 +35,7 @@ PLAYERS: dict[str, Callable[[dict[str, Any]], Player]] = {
 }
 """Greedy players from a model (as :func:`train` returns it), by learner name."""
 
-EVAL_OPPONENTS = ("easy", "seed-ab3")
+EVAL_OPPONENTS = ("easy", "greedy")
 """The levels of the learning curve (those not registered are left out)."""
 MAX_PLIES = 500
 """A safety net: a game still going after this many plies is scored a draw (the draw rules end games long before)."""

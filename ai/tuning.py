@@ -6,7 +6,8 @@
    pending) with the final result from the side to move's point of view (1 won, ½ drawn, 0 lost).
 2. ``python -m ai.tuning fit --data /tmp/selfplay.jsonl``: fits ``P(win) = sigmoid(w · features)`` by Newton's
    method on the cross-entropy with a little L2, then scales the weights so that a man is worth 100 and writes
-   ``ai/data/eval_weights.json``. This step needs numpy, which is imported here only: the runtime reads the JSON.
+   ``ai/data/eval_weights.json``. This step needs numpy (``pip install 'kingme[tune]'``), which is imported here
+   only: the runtime reads the JSON.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ai.api import Limits
 from ai.ballots import openings
 from ai.features import FEATURES, feature_function
+from ai.player import Limits
 from ai.rawgame import node_of
 from ai.search import Engine
 from ai.tt import TranspositionTable
@@ -71,7 +72,10 @@ def generate(games: int, out: Path, seed: int, nodes: int) -> None:
 
 
 def fit(data: Path, l2: float = 1e-3) -> dict[str, float]:
-    import numpy as np  # type: ignore[import-not-found, unused-ignore]  # offline only: not a runtime dependency
+    try:
+        import numpy as np  # type: ignore[import-not-found, unused-ignore]  # the optional extra ``tune``
+    except ModuleNotFoundError as missing:
+        raise ModuleNotFoundError("fitting the weights needs numpy: pip install 'kingme[tune]'") from missing
 
     rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
     array = np.array(rows, dtype=float)

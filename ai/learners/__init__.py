@@ -1,10 +1,10 @@
-"""The learning players: three reinforcement learners from the seed documents.
+"""The learning players: three reinforcement learners (``docs/ai.md`` tells whose ideas they follow).
 
-- ``qlearning`` (:mod:`ai.learners.qlearning`, seed 000): values of transitions between abstract states.
-- ``lms`` (:mod:`ai.learners.lms`, seed 001): a linear board evaluation V̂(b) fitted by the LMS rule.
-- ``sarsa`` (:mod:`ai.learners.sarsa`, seed 003): linear SARSA over state-action features.
+- ``qlearning`` (:mod:`ai.learners.qlearning`): values of transitions between abstract states.
+- ``lms`` (:mod:`ai.learners.lms`): a linear board evaluation V̂(b) fitted by the LMS rule.
+- ``sarsa`` (:mod:`ai.learners.sarsa`): linear SARSA over state-action features.
 
-Each learner has two faces. The *player* (a :class:`ai.api.Player`) plays greedily from frozen weights; by default it
+Each learner has two faces. The *player* (a :class:`ai.player.Player`) plays greedily from frozen weights; by default it
 loads the weights shipped in ``ai/data/weights/<name>.json``. The *learner* (:class:`Learner`) owns weights that
 change: :mod:`ai.training` gives it one :class:`Episode` per side and game (two in self-play, sharing the weights), asks
 the episode for a move whenever its side is to move, and tells it when the game is over.
@@ -21,12 +21,13 @@ import random
 from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from ai.api import Player
+from ai.player import Limits, Player, SearchResult
 from core import Board, Color, Move, Outcome
 
 T = TypeVar("T")
+M = TypeVar("M")
 
 WEIGHTS_FORMAT = 1
 FALLBACK_VARIANT = "american"
@@ -69,6 +70,42 @@ class Learner(Protocol):
     def to_model(self) -> dict[str, Any]:
         """The weights as JSON-able data (the value of one variant in a weights file's ``models``)."""
         ...
+
+
+_SHIPPED: dict[tuple[type, str], Any] = {}
+"""The shipped weights by player class and variant, loaded once per process and shared by the players (which never
+change them)."""
+
+
+class FrozenPlayer(Generic[M]):
+    """A learner's level: it plays greedily with frozen weights of type ``M``, its own or, by default, the weights
+    shipped for the variant."""
+
+    def __init__(self, model: M | None = None) -> None:
+        self._model = model
+
+    def model_for(self, variant: str) -> M:
+        """The weights it plays ``variant`` with."""
+        if self._model is not None:
+            return self._model
+        key = (type(self), variant)
+        if key not in _SHIPPED:
+            _SHIPPED[key] = self.load_shipped(variant)
+        model: M = _SHIPPED[key]
+        return model
+
+    def best(self, model: M, board: Board, rng: random.Random) -> tuple[Move, float]:
+        """The move to play in ``board`` with ``model`` and its learnt value (``board`` left as it was)."""
+        raise NotImplementedError
+
+    def load_shipped(self, variant: str) -> M:
+        """The shipped weights for ``variant`` (or untrained ones if there are none)."""
+        raise NotImplementedError
+
+    def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
+        move, value = self.best(self.model_for(board.variant.name), board, rng)
+        text = move.text()
+        return SearchResult(move=text, score=value, depth=1, pv=(text,), nodes=len(board.legal_moves))
 
 
 def argmax(values: Sequence[float], rng: random.Random) -> int:

@@ -3,9 +3,9 @@
 Every feature is colour-independent: "own" and "opponent" replace Black and White, and rows are counted from the side's
 own back row, so a table or weight vector learnt playing Black serves as White too.
 
-- :func:`q_state` — seed 000's seven state characteristics (the Q-learning state abstraction).
-- :func:`lms_features` — seed 001's x1..x6 (the LMS linear evaluation).
-- :func:`sarsa_features` — seed 003's eight state-action features.
+- :func:`q_state` — seven state characteristics (the Q-learning state abstraction).
+- :func:`lms_features` — x1..x6 of the LMS linear evaluation.
+- :func:`sarsa_features` — eight state-action features.
 - :func:`threatened` — how many of a side's pieces the opponent could take with its next move.
 """
 
@@ -15,7 +15,7 @@ from core import Board, Color
 from core.geometry import Geometry
 
 QState = tuple[int, int, int, int, int, int, int]
-"""Seed 000's characteristics: own men, opponent men, own kings, opponent kings, own pieces on the side edges, own and
+"""The Q-learning state: own men, opponent men, own kings, opponent kings, own pieces on the side edges, own and
 opponent vertical centre of mass (integer rows from the side's own back row)."""
 
 
@@ -55,7 +55,7 @@ def men_kings(board: Board, color: Color) -> tuple[int, int]:
 def centre_of_mass(board: Board, pieces: int, color: Color) -> int:
     """The integer (floored) mean row of ``pieces``, counted from ``color``'s own back row (0 when there are none).
 
-    A man weighs the same as a king (seed 000)."""
+    A man weighs the same as a king."""
     total = pieces.bit_count()
     if not total:
         return 0
@@ -70,7 +70,7 @@ def centre_of_mass(board: Board, pieces: int, color: Color) -> int:
 
 
 def q_state(board: Board, color: Color) -> QState:
-    """Seed 000's seven state characteristics of ``board`` for ``color`` (see :data:`QState`)."""
+    """The seven state characteristics of ``board`` for ``color`` (see :data:`QState`)."""
     own, opp = board.pieces(color), board.pieces(color.opponent)
     own_kings, opp_kings = (own & board.kings).bit_count(), (opp & board.kings).bit_count()
     return (
@@ -97,7 +97,7 @@ def threatened(board: Board, color: Color) -> int:
 
 
 def lms_features(board: Board, color: Color) -> tuple[float, ...]:
-    """Seed 001's features with the constant ``x0 = 1`` for the bias weight ``w0`` first:
+    """The LMS features with the constant ``x0 = 1`` for the bias weight ``w0`` first:
     ``(1, x1..x6)`` = own pieces, opponent pieces, own kings, opponent kings, own pieces threatened by the opponent,
     opponent pieces threatened by own."""
     own, opp = board.pieces(color), board.pieces(color.opponent)
@@ -113,7 +113,7 @@ def lms_features(board: Board, color: Color) -> tuple[float, ...]:
 
 
 def sarsa_features(before: Board, after: Board, color: Color) -> tuple[float, ...]:
-    """Seed 003's eight features of the state-action pair (s, a), where ``before`` is s and ``after`` is s', the board
+    """The eight features of the state-action pair (s, a), where ``before`` is s and ``after`` is s', the board
     that action a leads to, seen by ``color`` (the agent):
 
     1-4. agent men, agent kings, opponent men, opponent kings in s;

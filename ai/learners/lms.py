@@ -1,8 +1,8 @@
-"""``lms``: seed 001's learning system, a linear board evaluation fitted by the LMS rule.
+"""``lms``: a learning system in four modules, a linear board evaluation fitted by the LMS rule.
 
 V̂(b) = w0 + w1·x1 + … + w6·x6 over the features of :func:`ai.learners.features.lms_features` (own pieces, opponent
 pieces, own kings, opponent kings, own pieces threatened by the opponent, opponent pieces threatened by own), always
-from the learner's side. Seed 001's four modules are the four classes below:
+from the learner's side. The system's four modules are the four classes below:
 
 - :class:`PerformanceSystem` plays with V̂: it moves to the successor board of highest V̂ (one ply of lookahead; a
   successor that ends the game is worth +100, −100 or 0).
@@ -15,7 +15,7 @@ from the learner's side. Seed 001's four modules are the four classes below:
 - :class:`ExperimentGenerator` sets up the next training game: the start position, and how often the performance system
   explores with a random move instead of the best one (ε).
 
-Training plays games against itself (seed 001's experience E: self-play) or another level, see :mod:`ai.training`.
+Training plays games against itself (the training experience: self-play) or another level, see :mod:`ai.training`.
 """
 
 from __future__ import annotations
@@ -23,22 +23,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from ai.api import Limits, SearchResult
-from ai.learners import argmax, epsilon_greedy, result_for, schedule_value, shipped_model
+from ai.learners import FrozenPlayer, argmax, epsilon_greedy, result_for, schedule_value, shipped_model
 from ai.learners.features import lms_features
 from core import Board, Color, Move, Outcome
 
 NAME = "lms"
 
-SEED_WEIGHTS: tuple[float, ...] = (0.5, 1.0, -1.0, 2.0, -0.5, -1.0, 1.5)
-"""Seed 001's initial weights w0..w6 (its worked example), the starting point of training."""
+INITIAL_WEIGHTS: tuple[float, ...] = (0.5, 1.0, -1.0, 2.0, -0.5, -1.0, 1.5)
+"""The weights w0..w6 training starts from: those of the worked example of the LMS rule (see ``docs/ai.md``)."""
 WIN, LOSS, DRAW = 100.0, -100.0, 0.0
-"""Seed 001's V(b) of a final board."""
+"""V(b) of a final board: won, lost, drawn."""
 ETA = 0.002
-"""Learning rate η at the start of training (it decays to :data:`ETA_END`). Seed 001's worked example uses 0.1; with
+"""Learning rate η at the start of training (it decays to :data:`ETA_END`). The source's worked example uses 0.1; with
 raw piece counts up to 12 and final values of ±100, LMS needs η·|x|² < 2 to stay stable, hence the smaller rate."""
 ETA_END = 0.0002
 EPSILON = 0.15
@@ -52,7 +50,7 @@ Features = tuple[float, ...]
 class LinearModel:
     """The weights w0..w6 of V̂."""
 
-    weights: list[float] = field(default_factory=lambda: list(SEED_WEIGHTS))
+    weights: list[float] = field(default_factory=lambda: list(INITIAL_WEIGHTS))
 
     def value(self, x: Features) -> float:
         """V̂ = Σ wi·xi (with x0 = 1 for w0)."""
@@ -66,8 +64,8 @@ class LinearModel:
         if not model or "weights" not in model:
             return cls()
         weights = [float(w) for w in model["weights"]]
-        if len(weights) != len(SEED_WEIGHTS):
-            raise ValueError(f"an lms model has {len(SEED_WEIGHTS)} weights, not {len(weights)}")
+        if len(weights) != len(INITIAL_WEIGHTS):
+            raise ValueError(f"an lms model has {len(INITIAL_WEIGHTS)} weights, not {len(weights)}")
         return cls(weights)
 
 
@@ -136,7 +134,7 @@ class Generalizer:
 
     def update(self, model: LinearModel, x: Features, v_train: float, v_hat: float | None = None) -> float:
         """wi ← wi + η·(V_train(b) − V̂(b))·xi for every i; ``v_hat`` is V̂(b) (computed from the weights if not given,
-        as seed 001's worked example gives it). Returns the error V_train − V̂."""
+        as the source's worked example gives it). Returns the error V_train − V̂."""
         predicted = model.value(x) if v_hat is None else v_hat
         error = v_train - predicted
         step = self.eta * error
@@ -182,7 +180,7 @@ class LmsEpisode:
 
 
 class LmsLearner:
-    """Seed 001's learning system: the model and its four modules."""
+    """The learning system: the model and its four modules."""
 
     name = NAME
 
@@ -210,25 +208,11 @@ class LmsLearner:
         return self.model.to_model()
 
 
-class LmsPlayer:
-    """The greedy ``lms`` player (seed 001's performance system with frozen weights)."""
+class LmsPlayer(FrozenPlayer[LinearModel]):
+    """The greedy ``lms`` player (the performance system with frozen weights)."""
 
-    def __init__(self, model: LinearModel | None = None) -> None:
-        self._model = model
+    def best(self, model: LinearModel, board: Board, rng: random.Random) -> tuple[Move, float]:
+        return PerformanceSystem(model).choose(board, rng)
 
-    def model_for(self, variant: str) -> LinearModel:
-        if self._model is not None:
-            return self._model
-        return _shipped(variant)
-
-    def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
-        move, value = PerformanceSystem(self.model_for(board.variant.name)).choose(board, rng)
-        text = move.text()
-        return SearchResult(move=text, score=value, depth=1, pv=(text,), nodes=len(board.legal_moves))
-
-
-@cache
-def _shipped(variant: str) -> LinearModel:
-    """The shipped weights for ``variant``, built once per process and shared by the players (which never change
-    them)."""
-    return LinearModel.from_model(shipped_model(NAME, variant))
+    def load_shipped(self, variant: str) -> LinearModel:
+        return LinearModel.from_model(shipped_model(NAME, variant))

@@ -1,4 +1,4 @@
-"""``qlearning``: seed 000's reinforcement learner, Q-learning over transitions between abstract states.
+"""``qlearning``: a reinforcement learner, Q-learning over transitions between abstract states.
 
 A board is reduced to seven characteristics (:func:`ai.learners.features.q_state`, from the learner's own point of
 view). The learner keeps a value T(s, s') for each *transition* from the state s it is to move in to the state s' its
@@ -6,7 +6,7 @@ move leads to, in a dictionary of the transitions it has discovered (an unknown 
 transition of highest value (:func:`greedy`); while training it moves at random with probability ε.
 
 With s_n the state before its move, s_{n+1} the state after it, and s_{n+2} the state at its next turn (after the
-opponent's reply), seed 000's two updates are, with R the reward of :func:`reward`:
+opponent's reply), its two updates are, with R the reward of :func:`reward`:
 
 - just before its turn, if it has moved before in this game and the game is not over (:func:`q_update`)::
 
@@ -18,13 +18,13 @@ opponent's reply), seed 000's two updates are, with R the reward of :func:`rewar
       T(s_n, s_{n+1}) ← T(s_n, s_{n+1}) + α R(s_n, s_{n+2})
 
 The abstraction is coarse: on average only about two different transitions are open from a position, so several moves
-usually share the highest value (they lead to the same state) and seed 000 does not say which to play. Picking one at
+usually share the highest value (they lead to the same state) and the method does not say which to play. Picking one at
 random (as this level first did) often leaves a piece to be taken, and the level won only about 73% of its games
 against ``easy``. Among the moves of highest value :func:`greedy` prefers the one after which the opponent's best
 transition, valued by the same table, is worth least; the value of the move itself still comes first, and nothing
 looks further than the opponent's reply. That tie-break is used in training as well as in play.
 
-Training (see :mod:`ai.training`) keeps the seed's formulas and lets α decay: the n-th update of a transition uses
+Training (see :mod:`ai.training`) keeps these formulas and lets α decay: the n-th update of a transition uses
 α = max(:data:`ALPHA_FLOOR`, 1/n), so each value is the running average of its targets (a table that does not count
 its updates uses the fixed :data:`ALPHA`). ε falls from :data:`EPSILON` to :data:`EPSILON_END` over the run. The
 shipped tables (:data:`SHIPPED_FILE`) were learnt with::
@@ -48,8 +48,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ai.api import Limits, SearchResult
-from ai.learners import FALLBACK_VARIANT, schedule_value, shipped_model, successors
+from ai.learners import FALLBACK_VARIANT, FrozenPlayer, schedule_value, shipped_model, successors
 from ai.learners.features import QState, q_state
 from core import Board, Color, Move, Outcome
 
@@ -79,7 +78,7 @@ Transition = tuple[QState, QState]
 
 
 def reward(before: QState, after: QState) -> float:
-    """Seed 000's R(s_a, s_b) = ΔU_s − ΔU_o + 2(ΔK_s − ΔK_o): U are men, K kings, s own and o the opponent's, and Δ
+    """The reward R(s_a, s_b) = ΔU_s − ΔU_o + 2(ΔK_s − ΔK_o): U are men, K kings, s own and o the opponent's, and Δ
     the change from ``before`` to ``after``."""
     d_own_men = after[0] - before[0]
     d_opp_men = after[1] - before[1]
@@ -89,12 +88,12 @@ def reward(before: QState, after: QState) -> float:
 
 
 def q_update(value: float, r: float, best_next: float, alpha: float, lam: float) -> float:
-    """Seed 000's non-terminal update: T + α(R + λ·max_m T(s_{n+2}, s_m) − T)."""
+    """The non-terminal update: T + α(R + λ·max_m T(s_{n+2}, s_m) − T)."""
     return value + alpha * (r + lam * best_next - value)
 
 
 def q_terminal_update(value: float, r: float, alpha: float) -> float:
-    """Seed 000's terminal update: T + α·R."""
+    """The terminal update: T + α·R."""
     return value + alpha * r
 
 
@@ -190,10 +189,10 @@ def reply_value(table: QTable, board: Board, color: Color) -> float:
 
 
 def greedy(table: QTable, board: Board, moves: list[Move], values: list[float], rng: random.Random) -> int:
-    """Seed 000's greedy choice: the index of a move whose transition has the highest value.
+    """The greedy choice: the index of a move whose transition has the highest value.
 
     Several moves often share that value, mostly because they lead to the same abstract state (about two different
-    transitions are open from a position on average). Seed 000 does not say how to choose among them; they are told
+    transitions are open from a position on average). The method does not say how to choose among them; they are told
     apart by :func:`reply_value`, the smaller the better (the move after which the opponent's best transition is worth
     least to the opponent), and what is still tied at random with ``rng``. A move with a higher transition value is
     always preferred, whatever its reply value.
@@ -230,7 +229,7 @@ class QEpisode:
         nexts = successors(board, moves, lambda b: q_state(b, color))
         values = table.discover(state, nexts)
         if self.last is not None:
-            # Seed 000: directly before its turn, having moved before and the game not over.
+            # Directly before its turn, having moved before and the game not over.
             old = table.value(self.last)
             alpha = table.rate(self.last)
             table.values[self.last] = q_update(old, reward(self.last[0], state), max(values), alpha, table.lam)
@@ -252,7 +251,7 @@ class QEpisode:
 
 
 class QLearner:
-    """Seed 000's learner: a :class:`QTable` shared by the episodes of its games."""
+    """The Q-learner: a :class:`QTable` shared by the episodes of its games."""
 
     name = NAME
 
@@ -278,27 +277,20 @@ class QLearner:
         return self.table.to_model()
 
 
-class QLearningPlayer:
+class QLearningPlayer(FrozenPlayer[QTable]):
     """The greedy ``qlearning`` player: the move whose transition has the highest value (unknown ones are worth 0)."""
 
-    def __init__(self, table: QTable | None = None) -> None:
-        self._table = table
-
-    def table_for(self, variant: str) -> QTable:
-        if self._table is not None:
-            return self._table
-        return _shipped(variant)
-
-    def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
-        table = self.table_for(board.variant.name)
+    def best(self, model: QTable, board: Board, rng: random.Random) -> tuple[Move, float]:
         color = board.turn
         state = q_state(board, color)
         moves = board.legal_moves
         nexts = successors(board, moves, lambda b: q_state(b, color))
-        values = [table.value((state, nxt)) for nxt in nexts]
-        index = greedy(table, board, moves, values, rng)
-        text = moves[index].text()
-        return SearchResult(move=text, score=values[index], depth=1, pv=(text,), nodes=len(moves))
+        values = [model.value((state, nxt)) for nxt in nexts]
+        index = greedy(model, board, moves, values, rng)
+        return moves[index], values[index]
+
+    def load_shipped(self, variant: str) -> QTable:
+        return QTable.from_model(load_shipped_model(variant))
 
 
 @cache
@@ -321,10 +313,3 @@ def load_shipped_model(variant: str) -> dict[str, Any] | None:
         return shipped_model(NAME, variant)
     model = models.get(variant, models.get(FALLBACK_VARIANT))
     return model if isinstance(model, dict) else None
-
-
-@cache
-def _shipped(variant: str) -> QTable:
-    """The shipped weights for ``variant``, built once per process and shared by the players (which never change
-    them)."""
-    return QTable.from_model(load_shipped_model(variant))

@@ -1,15 +1,15 @@
-"""``sarsa``: seed 003's reinforcement learner, linear SARSA over eight state-action features.
+"""``sarsa``: a reinforcement learner, linear SARSA over eight state-action features.
 
 Q(s, a) = w·φ(s, a), with φ the features of :func:`ai.learners.features.sarsa_features`: agent men, agent kings,
 opponent men and opponent kings in s; the change from s to s' (the board after action a) in opponent men, opponent kings
 and opponent pieces; and the agent's pieces attacked by the opponent in s'.
 
 **Normalisation.** Every feature is divided by the number of men a side starts with (12, or 6 on the mini board), so
-each lies in [−1, 1]. Q stays linear in the seed's features (this only rescales the weights), but the step size no
+each lies in [−1, 1]. Q stays linear in the original features (this only rescales the weights), but the step size no
 longer depends on the board size and the update is stable with rewards of ±500.
 
 The agent acts in s, the opponent replies in s', and the agent is to move again in s''. The reward of (s, a)
-(:func:`reward`) is, as seed 003 lists it:
+(:func:`reward`) is:
 
 - −0.4 × (agent men in s − agent men in s''), −0.5 × (agent kings in s − agent kings in s''),
   +0.2 × (opponent men in s − opponent men in s''), +0.3 × (opponent kings in s − opponent kings in s'');
@@ -28,11 +28,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from ai.api import Limits, SearchResult
-from ai.learners import argmax, epsilon_greedy, result_for, schedule_value, shipped_model
+from ai.learners import FrozenPlayer, argmax, epsilon_greedy, result_for, schedule_value, shipped_model
 from ai.learners.features import men_kings, sarsa_features_after
 from core import Board, Color, Move, Outcome
 
@@ -62,7 +60,7 @@ def counts(board: Board, color: Color) -> Counts:
 
 
 def reward(s: Counts, s2: Counts, result: int = 0) -> float:
-    """Seed 003's reward of an action taken in s, the agent being next to move in s'' (``s2``); ``result`` is +1 if
+    """The reward of an action taken in s, the agent being next to move in s'' (``s2``); ``result`` is +1 if
     the agent has won in s' or s'', −1 if it has lost, 0 otherwise. The living reward applies when every term is 0
     (terms that cancel out, such as a man lost for two taken, give a reward of 0, not the living reward)."""
     terms = (
@@ -85,7 +83,7 @@ def q_value(weights: Sequence[float], phi: Features) -> float:
 def sarsa_update(
     weights: Sequence[float], phi: Features, r: float, q_next: float, alpha: float, gamma: float
 ) -> list[float]:
-    """Seed 003's update w ← w + α(r + γ·Q(s'', a'') − Q(s, a))·φ(s, a), with Q(s, a) = w·φ; the new weights."""
+    """The update w ← w + α(r + γ·Q(s'', a'') − Q(s, a))·φ(s, a), with Q(s, a) = w·φ; the new weights."""
     delta = r + gamma * q_next - q_value(weights, phi)
     return [w + alpha * delta * x for w, x in zip(weights, phi, strict=True)]
 
@@ -162,7 +160,7 @@ class SarsaEpisode:
 
 
 class SarsaLearner:
-    """Seed 003's learner: a :class:`SarsaModel` shared by the episodes of its games."""
+    """The SARSA learner: a :class:`SarsaModel` shared by the episodes of its games."""
 
     name = NAME
 
@@ -186,28 +184,14 @@ class SarsaLearner:
         return self.model.to_model()
 
 
-class SarsaPlayer:
+class SarsaPlayer(FrozenPlayer[SarsaModel]):
     """The greedy ``sarsa`` player: the action of highest Q(s, a)."""
 
-    def __init__(self, model: SarsaModel | None = None) -> None:
-        self._model = model
-
-    def model_for(self, variant: str) -> SarsaModel:
-        if self._model is not None:
-            return self._model
-        return _shipped(variant)
-
-    def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
-        model = self.model_for(board.variant.name)
+    def best(self, model: SarsaModel, board: Board, rng: random.Random) -> tuple[Move, float]:
         moves = board.legal_moves
         values = [q_value(model.weights, phi) for phi in action_features(board, moves, board.turn)]
         index = argmax(values, rng)
-        text = moves[index].text()
-        return SearchResult(move=text, score=values[index], depth=1, pv=(text,), nodes=len(moves))
+        return moves[index], values[index]
 
-
-@cache
-def _shipped(variant: str) -> SarsaModel:
-    """The shipped weights for ``variant``, built once per process and shared by the players (which never change
-    them)."""
-    return SarsaModel.from_model(shipped_model(NAME, variant))
+    def load_shipped(self, variant: str) -> SarsaModel:
+        return SarsaModel.from_model(shipped_model(NAME, variant))

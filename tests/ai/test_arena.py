@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from ai import api
-from ai.api import Level, Limits, SearchResult
+from ai import levels as registry
+from ai.api import Level, Limits, SearchResult, UnknownLevelError
 from ai.arena import ADJUDICATED, MatchGame, elo_estimate, elo_from_score, play_game, run_match
 from ai.ballots import (
     ACF_DECK_SIZE,
@@ -114,9 +114,8 @@ class _Cheat:
 @pytest.fixture
 def test_levels(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two extra levels, registered for this test only (in this process: use jobs=1)."""
-    api.levels()
-    monkeypatch.setitem(api._LEVELS, "t-first", Level("t-first", "first legal move", _FirstMove))
-    monkeypatch.setitem(api._LEVELS, "t-cheat", Level("t-cheat", "illegal moves", _Cheat))
+    monkeypatch.setitem(registry._LEVELS, "t-first", Level("t-first", "first legal move", _FirstMove))
+    monkeypatch.setitem(registry._LEVELS, "t-cheat", Level("t-cheat", "illegal moves", _Cheat))
 
 
 def test_two_game_match_swaps_colours_on_the_same_opening() -> None:
@@ -172,7 +171,7 @@ def test_play_game_refuses_an_illegal_opening() -> None:
 def test_match_rejects_bad_arguments() -> None:
     with pytest.raises(ValueError, match="even"):
         run_match("easy", "easy", games=3)
-    with pytest.raises(api.UnknownLevelError):
+    with pytest.raises(UnknownLevelError):
         run_match("easy", "no-such-level", games=2)
 
 

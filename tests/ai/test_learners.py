@@ -1,4 +1,4 @@
-"""The three learners: their seeds' update rules on hand-computed numbers, their features, training and the shipped
+"""The three learners: their update rules on hand-computed numbers, their features, training and the shipped
 weights."""
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import ai.learners.levels  # noqa: F401  (registers qlearning, lms and sarsa)
 from ai.api import Limits, get_level
 from ai.learners import shipped_model
 from ai.learners.features import lms_features, q_state, sarsa_features, threatened
-from ai.learners.lms import SEED_WEIGHTS, Critic, Generalizer, LinearModel, LmsPlayer
+from ai.learners.lms import INITIAL_WEIGHTS, Critic, Generalizer, LinearModel, LmsPlayer
 from ai.learners.qlearning import (
     QEpisode,
     QLearningPlayer,
@@ -70,10 +69,10 @@ def test_sarsa_features_on_a_known_position() -> None:
     assert sarsa_features(board, after, Color.BLACK) == (2.0, 1.0, 1.0, 1.0, -1.0, 0.0, -1.0, 0.0)
 
 
-# -- seed 000: Q-learning -------------------------------------------------------------------------------------------
+# -- Q-learning -----------------------------------------------------------------------------------------------------
 
 
-def test_q_reward_is_seed_000_delta_value() -> None:
+def test_q_reward_is_the_material_change() -> None:
     # Own men 8 -> 7, opponent men 9 -> 6, own kings 1 -> 2 (a crowning), opponent kings 2 -> 1:
     # ΔU_s − ΔU_o + 2(ΔK_s − ΔK_o) = −1 − (−3) + 2(1 − (−1)) = 6.
     assert reward((8, 9, 1, 2, 0, 3, 4), (7, 6, 2, 1, 0, 3, 4)) == 6.0
@@ -128,7 +127,7 @@ def test_moves_of_equal_value_are_told_apart_by_the_opponents_best_reply() -> No
         board.push(move)
         states.add(q_state(board, Color.BLACK))
         board.pop()
-    assert len(states) == 1  # a tie for seed 000's choice
+    assert len(states) == 1  # a tie for the greedy choice
     take = _transition_after(SAME_STATE_FEN, "5-9", "14x5")
     # The table values White's capture at 1: after 5-9 White's best transition is worth 1, after 13-17 0 (unknown).
     player = QLearningPlayer(QTable({take: 1.0}))
@@ -161,16 +160,16 @@ def test_reply_value_of_a_finished_game() -> None:
 
 
 def test_shipped_qlearning_level_beats_easy() -> None:
-    # The acceptance bar of seed 000's level: 80% of the points against easy, colours alternated.
+    # The acceptance bar of the level: 80% of the points against easy, colours alternated.
     score = evaluate(get_level("qlearning").factory(), "easy", 100, seed=2024)
     assert score.score >= 0.8
 
 
-# -- seed 001: LMS --------------------------------------------------------------------------------------------------
+# -- LMS -----------------------------------------------------------------------------------------------------------
 
 
-def test_lms_worked_example_of_seed_001() -> None:
-    model = LinearModel(list(SEED_WEIGHTS))
+def test_lms_worked_example() -> None:
+    model = LinearModel(list(INITIAL_WEIGHTS))
     b1 = (1.0, 7.0, 6.0, 2.0, 1.0, 0.0, 3.0)  # x0 = 1, then x1..x6 of b1
     v_train = Critic(model).v_train(b1)
     assert v_train == pytest.approx(9.5)
@@ -191,10 +190,10 @@ def test_lms_critic_examples() -> None:
     assert [target for _, target in examples] == [2.0, 100.0, 100.0]
 
 
-# -- seed 003: SARSA ------------------------------------------------------------------------------------------------
+# -- SARSA ---------------------------------------------------------------------------------------------------------
 
 
-def test_sarsa_reward_of_seed_003() -> None:
+def test_sarsa_reward() -> None:
     # Agent (men, kings, opp men, opp kings) 10, 1, 9, 2 in s and 9, 1, 7, 1 in s'':
     # −0.4 × 1 − 0.5 × 0 + 0.2 × 2 + 0.3 × 1 = 0.3
     assert sarsa_reward((10, 1, 9, 2), (9, 1, 7, 1)) == pytest.approx(0.3)

@@ -1,16 +1,20 @@
-"""Every search level answers with a legal move in every variant, and replies at once when it has no choice."""
+"""Every search level answers with a legal move in every variant, and replies at once when it has no choice; former
+level names still work."""
 
 from __future__ import annotations
 
 import random
+import re
 import zlib
+from pathlib import Path
 
 import pytest
 
-from ai.api import GameInput, Limits, choose_move, get_level, levels, merge_limits
+from ai.api import GameInput, Limits, UnknownLevelError, choose_move, get_level, levels, merge_limits
 from core import Board
 
-SEARCH_LEVELS = ("medium", "seed-ab", "seed-ab3", "hard", "master")
+SEARCH_LEVELS = ("medium", "cautious", "greedy", "hard", "master")
+FORMER_NAMES = {"seed-ab": "cautious", "seed-ab3": "greedy"}
 VARIANTS = ("american", "capture-all", "mini")
 SMALL = Limits(time=0.05, depth=3, nodes=3000)
 
@@ -36,6 +40,31 @@ def test_levels_are_registered_with_summaries() -> None:
     for name in SEARCH_LEVELS:
         assert name in known
         assert known[name].summary and "\n" not in known[name].summary
+
+
+@pytest.mark.parametrize(("former", "name"), FORMER_NAMES.items())
+def test_former_names_are_aliases(former: str, name: str) -> None:
+    assert get_level(former) is get_level(name)
+    assert get_level(f" {former.upper()} ") is get_level(name)
+    game = GameInput("american", Board().fen(), ("11-15", "23-19"))
+    old, new = choose_move(former, game, seed=5), choose_move(name, game, seed=5)
+    assert (old.move, old.score, old.depth, old.nodes) == (new.move, new.score, new.depth, new.nodes)
+
+
+def test_aliases_are_not_listed() -> None:
+    known = levels()
+    assert not set(FORMER_NAMES) & set(known)
+    assert all("seed" not in level.name and "seed" not in level.summary.lower() for level in known.values())
+    with pytest.raises(UnknownLevelError) as error:
+        get_level("no-such-level")
+    assert "seed" not in str(error.value)
+    assert "cautious" in str(error.value)
+
+
+def test_readme_level_table_lists_the_levels_in_order() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("| level | how it plays |") :].split("\n\n")[0]
+    assert re.findall(r"^\s*\| `([a-z-]+)` \|", table, re.MULTILINE) == list(levels())
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -1,4 +1,4 @@
-"""The searches find the shots, the seed formulas are computed as the seeds say, and ``master`` is perfect on mini."""
+"""The searches find the shots, the evaluations compute their formulas, and ``master`` is perfect on mini."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from ai.api import Limits, get_level, merge_limits
-from ai.evaluation import DeltaEvaluator, Seed004Evaluator, material_003
+from ai.evaluation import MaterialGainEvaluator, TwoPhaseEvaluator, material
 from ai.mini_solver import _children, solve, value
 from ai.rawgame import node_of
 from ai.search import Engine, history_hashes
@@ -39,12 +39,35 @@ def test_hard_finds_the_shot(fen: str, expected: str) -> None:
     assert result.move == expected
 
 
-@pytest.mark.parametrize("name", ["medium", "seed-ab", "seed-ab3", "hard", "master"])
+@pytest.mark.parametrize("name", ["medium", "cautious", "greedy", "hard", "master"])
 def test_king_multi_jump_finish(name: str) -> None:
     fen, expected = KING_FINISH
     level = get_level(name)
     result = level.factory().choose(Board(fen), merge_limits(level, Limits(time=1.0, depth=3)), random.Random(0))
     assert result.move == expected
+
+
+PINNED = [
+    # (FEN, variant, the moves of medium, cautious, greedy and hard at depth 3, with random.Random(7))
+    ("B:W17,22,23,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,19", "american", "19-24", "8-11", "9-14", "8-12"),
+    ("W:W14,K15,23,24,28,29:B6,8,13,K30", "american", "23-19", "15-19", "14-9", "24-20"),
+    ("W:W6,14,18,22,24,25,26,27,30,32:B3,4,5,8,9,11,16,20", "american", "26-23", "6-2", "25-21", "6-2"),
+    ("B:WK4,23,24,29,32:B1,2,3,5,16", "american", "5-9", "16-20", "5-9", "3-7"),
+    ("B:W6,10,24,25,28,29,30:B1,4,15,21", "capture-all", "4-8", "4-8", "15-19", "1-5"),
+    ("B:W10,12,16,17,18:B1,2,3,5,7,15", "mini", "7-11", "1-4", "7-11", "3-6"),
+]
+"""The choices of the plain alpha-beta levels, pinned: a change to their shared search must not change them."""
+
+
+@pytest.mark.parametrize(("fen", "variant", "medium", "cautious", "greedy", "hard"), PINNED)
+def test_alpha_beta_choices_are_pinned(
+    fen: str, variant: str, medium: str, cautious: str, greedy: str, hard: str
+) -> None:
+    for name, expected in (("medium", medium), ("cautious", cautious), ("greedy", greedy)):
+        level = get_level(name)
+        assert level.factory().choose(Board(fen, variant), level.default_limits, random.Random(7)).move == expected
+    player = get_level("hard").factory()
+    assert player.choose(Board(fen, variant), Limits(time=30.0, depth=3), random.Random(7)).move == hard
 
 
 QUICKEST_WIN = ("W:WK10,18:B14,22", "10x17x26")
@@ -64,20 +87,20 @@ def test_master_scores_the_win_by_its_distance() -> None:
     assert result.score == 1_000_000 - 1
 
 
-# -- seed formulas --------------------------------------------------------------------------------------------------
+# -- evaluations ---------------------------------------------------------------------------------------------------
 
 
-def test_seed_003_material_eval() -> None:
+def test_material_eval() -> None:
     # Black: men 1, 2, 3 and king 18 -> 3 + 2 = 5; White: men 30, 31 and kings 5, 9 -> 2 + 4 = 6.
     board = Board("B:W30,31,K5,K9:B1,2,3,K18")
     me, opp, kings, _ = node_of(board)
-    assert material_003(me, opp, kings) == 5 - 6
-    assert material_003(opp, me, kings) == 6 - 5
+    assert material(me, opp, kings) == 5 - 6
+    assert material(opp, me, kings) == 6 - 5
 
 
-def test_seed_000_delta_eval() -> None:
+def test_material_gain_eval() -> None:
     root = Board("B:W21,22,23,K32:B9,10,11,K1")
-    evaluate = DeltaEvaluator(*node_of(root))
+    evaluate = MaterialGainEvaluator(*node_of(root))
     # At the root nothing has changed.
     assert evaluate(*node_of(root)) == 0
     # Black (the root player) then loses a man and White crowns one: ΔU_s = -1, ΔU_o = -1, ΔK_s = 0, ΔK_o = +1.
@@ -88,14 +111,14 @@ def test_seed_000_delta_eval() -> None:
     assert evaluate(opp, me, kings, not black) == -2
 
 
-def test_seed_ab_scores_a_won_game_as_infinite() -> None:
+def test_cautious_scores_a_won_game_as_infinite() -> None:
     fen, expected = KING_FINISH
-    result = get_level("seed-ab").factory().choose(Board(fen), Limits(depth=2), random.Random(0))
+    result = get_level("cautious").factory().choose(Board(fen), Limits(depth=2), random.Random(0))
     assert result.move == expected and result.score >= 1e9
 
 
-def test_seed_004_phases() -> None:
-    ev = Seed004Evaluator(Board().variant.geometry, random.Random(0))
+def test_two_phase_eval() -> None:
+    ev = TwoPhaseEvaluator(Board().variant.geometry, random.Random(0))
     start = Board()
     assert not ev.is_end_game(*node_of(start)[:3])
     assert ev.is_end_game(*node_of(Board("B:W21,22,23:B1,2,3,4,5"))[:3])  # 3 < 2/3 of 5

@@ -221,7 +221,9 @@ async def test_more_routes_can_be_added(redis_client: aioredis.Redis, world: Wor
     async def leaderboard(request: web.Request) -> web.Response:
         return web.Response(text="top players")
 
-    http = await serve(create_web_app(make_health(redis_client, world), metrics, routes=pages))
+    app = create_web_app(make_health(redis_client, world), metrics)
+    app.add_routes(pages)  # as the public pages and the sandbox add theirs
+    http = await serve(app)
     try:
         assert await (await http.get("/leaderboard")).text() == "top players"
         assert (await http.get("/healthz")).status == 200

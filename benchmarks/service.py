@@ -23,10 +23,10 @@ import redis.asyncio as aioredis
 
 from ai.api import levels
 from bot.pool import AiPool
+from bot.redis_process import EmbeddedRedis
 from bot.service import GameService, GameView, User
 from bot.settings import Settings
 from bot.store import RedisGameStore
-from bot.store._server import EmbeddedRedis
 
 
 async def commandstats(client: aioredis.Redis) -> dict[str, int]:

@@ -4,9 +4,9 @@ reverse.
     embedded redis-server (when REDIS_URL is unset) -> Redis client -> AI pool -> game service -> sweeper
     -> web server (/healthz, /metrics) -> Discord bot
 
-:func:`run` is what ``kingme run`` calls: it configures logging (once, here), handles SIGINT and SIGTERM, and turns a
-failure to start (no token, a token Discord refuses, Redis unreachable, no redis-server, the HTTP port taken, ...)
-into one line on stderr and exit status 1, never a traceback. The token is only ever handed to discord.py.
+A failure to start (no token, a token Discord refuses, Redis unreachable, no redis-server, the HTTP port taken, ...)
+is a :class:`StartupError` whose message is one line for the operator. The token is only ever handed to discord.py.
+Running the result as a process (logging, signals, exit status) is :mod:`bot.cli.serve`'s job.
 """
 
 from __future__ import annotations
@@ -15,15 +15,11 @@ import asyncio
 import errno
 import logging
 import os
-import signal
-import sys
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Protocol, Self
+from typing import Any, Final, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
@@ -32,15 +28,14 @@ import redis.asyncio as aioredis
 from aiohttp.web import Application
 from redis.exceptions import RedisError
 
-from ai.api import GameInput, Limits, SearchResult, choose_move
 from bot.app import EventRelay, KingMeBot
 from bot.metrics import Metrics
-from bot.pool import AiPool, PoolError
+from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, ThreadChooser
 from bot.public import register_public_routes
-from bot.service import GameService, GameState, MoveChooser, Settlement, Sweeper
+from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
+from bot.service import GameService, GameState, Settlement, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore
-from bot.store._server import EmbeddedRedis, EmbeddedRedisError
 from bot.web import HealthSource, WebServer, create_web_app
 from core import PASS, Color
 
@@ -57,10 +52,6 @@ BOT_STOP_TIMEOUT: Final = 10.0
 SWEEPER_STOP_TIMEOUT: Final = 1.0
 SERVICE_STOP_TIMEOUT: Final = 15.0
 """Seconds a stop step may take before it is cancelled once more (see :func:`stop_within`)."""
-LOG_FORMAT: Final = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
-EXIT_FAILURE: Final = 1
-EXIT_BAD_SETTING: Final = 2
-EXIT_INTERRUPTED: Final = 130
 
 
 class StartupError(Exception):
@@ -68,82 +59,6 @@ class StartupError(Exception):
 
 
 # -- adapters the composition root puts between the parts --------------------------------------------------------------
-
-
-class _AiBackend(MoveChooser, Protocol):
-    """What the runtime needs of the AI compute: a :class:`MoveChooser` with a lifecycle and gauges."""
-
-    @property
-    def healthy(self) -> bool: ...
-
-    @property
-    def queue_depth(self) -> int: ...
-
-    @property
-    def busy_workers(self) -> int: ...
-
-    @property
-    def worker_pids(self) -> tuple[int, ...]: ...
-
-    async def start(self) -> None: ...
-
-    async def close(self) -> None: ...
-
-
-class ThreadChooser:
-    """AI searches in threads of this process (``USE_THREADS``): for small hosts where worker processes cost too much
-    memory. The searches hold the GIL, so the event loop slows while one runs; the process pool is the default."""
-
-    def __init__(self, workers: int) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kingme-ai")
-        self._workers = workers
-        self._in_flight = 0
-        self._closed = False
-
-    @property
-    def healthy(self) -> bool:
-        return not self._closed
-
-    @property
-    def queue_depth(self) -> int:
-        return max(0, self._in_flight - self._workers)
-
-    @property
-    def busy_workers(self) -> int:
-        return min(self._in_flight, self._workers)
-
-    @property
-    def worker_pids(self) -> tuple[int, ...]:
-        return ()
-
-    async def start(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        self._closed = True
-        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
-
-    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
-        self._in_flight += 1
-        try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, choose_move, level, game, limits, seed)
-        finally:
-            self._in_flight -= 1
-
-
-class MeteredChooser:
-    """Times every AI move into ``kingme_ai_move_seconds``."""
-
-    def __init__(self, chooser: MoveChooser, metrics: Metrics) -> None:
-        self._chooser = chooser
-        self._metrics = metrics
-
-    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
-        started = time.perf_counter()
-        result = await self._chooser.choose(level, game, limits, seed)
-        self._metrics.ai_latency.observe(time.perf_counter() - started)
-        return result
 
 
 class MeteredStore(RedisGameStore):
@@ -194,7 +109,8 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
+    """``text`` on one line (a :class:`StartupError` message is one line on stderr)."""
     return " ".join(str(text).split())
 
 
@@ -228,11 +144,10 @@ class Runtime:
         self._http_host = http_host
         self._redis_binary = redis_binary
         self._stack = AsyncExitStack()
-        self._stop_requested = asyncio.Event()
         self._connection: asyncio.Task[None] | None = None
         self.embedded: EmbeddedRedis | None = None
         self.redis: aioredis.Redis | None = None
-        self.ai: _AiBackend | None = None
+        self.ai: AiBackend | None = None
         self.metrics = Metrics()
         self.store: MeteredStore | None = None
         self.relay = EventRelay()
@@ -271,27 +186,15 @@ class Runtime:
     async def stop(self) -> None:
         """Stop every started part in reverse order: bot, web, sweeper, service, AI pool, Redis client, redis-server.
         Idempotent."""
-        self._stop_requested.set()
         await self._stack.aclose()
         self._stack = AsyncExitStack()
 
-    def request_stop(self) -> None:
-        """Ask :meth:`wait` to return (signal handlers call this)."""
-        self._stop_requested.set()
-
-    async def wait(self) -> None:
-        """Run until :meth:`request_stop` or until the Discord connection ends; a connection that ends with an error
-        (say, an intent Discord refuses) raises :class:`StartupError`."""
+    @property
+    def connection(self) -> asyncio.Task[None]:
+        """The task that runs the Discord connection once started: it ends when the bot closes, or with the error
+        that ended the connection for good (say, an intent Discord refuses)."""
         assert self._connection is not None, "start() first"
-        stop = asyncio.create_task(self._stop_requested.wait())
-        try:
-            await asyncio.wait({self._connection, stop}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stop.cancel()
-        if self._connection.done() and not self._connection.cancelled():
-            exc = self._connection.exception()
-            if exc is not None:
-                raise StartupError(_discord_failure(exc)) from exc
+        return self._connection
 
     @property
     def web_port(self) -> int:
@@ -311,12 +214,12 @@ class Runtime:
             try:
                 server = EmbeddedRedis(data_dir, appendonly=True, binary=self._redis_binary)
             except EmbeddedRedisError as exc:
-                raise StartupError(f"{_one_line(str(exc))} (or set REDIS_URL to use another Redis)") from None
+                raise StartupError(f"{one_line(str(exc))} (or set REDIS_URL to use another Redis)") from None
             try:
                 await asyncio.to_thread(server.start)
             except EmbeddedRedisError as exc:
                 head = str(exc).split("; last log lines from", 1)[0]
-                raise StartupError(f"{_one_line(head)}; see {server.log_path}") from None
+                raise StartupError(f"{one_line(head)}; see {server.log_path}") from None
             except OSError as exc:
                 raise StartupError(f"cannot use the data directory {data_dir} (KINGME_DATA): {exc.strerror}") from None
             self.embedded = server
@@ -327,7 +230,7 @@ class Runtime:
         try:
             client = aioredis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT)
         except ValueError as exc:
-            raise StartupError(f"REDIS_URL is not a Redis URL ({_one_line(str(exc))})") from None
+            raise StartupError(f"REDIS_URL is not a Redis URL ({one_line(str(exc))})") from None
         self.redis = client
         self._stack.push_async_callback(client.aclose)
         try:
@@ -336,11 +239,11 @@ class Runtime:
         except TimeoutError:
             raise StartupError(f"Redis at {shown} did not answer within {REDIS_CONNECT_TIMEOUT:g} s") from None
         except (RedisError, OSError) as exc:
-            raise StartupError(f"cannot reach Redis at {shown}: {_one_line(str(exc)) or type(exc).__name__}") from None
+            raise StartupError(f"cannot reach Redis at {shown}: {one_line(str(exc)) or type(exc).__name__}") from None
 
     async def _start_ai(self) -> None:
         workers = self.settings.ai_workers
-        ai: _AiBackend
+        ai: AiBackend
         if self.settings.use_threads:
             ai = ThreadChooser(workers)
         else:
@@ -352,9 +255,7 @@ class Runtime:
         try:
             await ai.start()
         except PoolError as exc:
-            raise StartupError(
-                _one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}"
-            ) from None
+            raise StartupError(one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}") from None
         self.ai = ai
         self._stack.push_async_callback(ai.close)
         self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers)
@@ -414,13 +315,13 @@ class Runtime:
                 "Developer Portal, Bot page"
             ) from None
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-            raise StartupError(f"cannot reach Discord: {_one_line(str(exc)) or type(exc).__name__}") from None
+            raise StartupError(f"cannot reach Discord: {one_line(str(exc)) or type(exc).__name__}") from None
         except discord.HTTPException as exc:
-            raise StartupError(f"Discord refused the login: {exc.status} {_one_line(exc.text)}") from None
+            raise StartupError(f"Discord refused the login: {exc.status} {one_line(exc.text)}") from None
         try:
             resumed = await self.service.start()  # AI turns of stored games; their moves reach the cog via the relay
         except (RedisError, OSError) as exc:
-            raise StartupError(f"cannot read the stored games: {_one_line(str(exc)) or type(exc).__name__}") from None
+            raise StartupError(f"cannot read the stored games: {one_line(str(exc)) or type(exc).__name__}") from None
         if resumed:
             log.info("resumed %d games with the AI to move", resumed)
         self._connection = asyncio.create_task(bot.connect(reconnect=True), name="kingme-discord")
@@ -430,7 +331,8 @@ class Runtime:
             await self.bot.close()
         connection = self._connection
         if connection is not None:
-            await asyncio.wait({connection}, timeout=BOT_STOP_TIMEOUT)  # never raises; wait() reports its failure
+            # never raises; the failure that ended the connection is bot.cli.serve's to report
+            await asyncio.wait({connection}, timeout=BOT_STOP_TIMEOUT)
             if connection.done() and not connection.cancelled():
                 connection.exception()
 
@@ -446,70 +348,3 @@ async def stop_within(stop: Callable[[], Awaitable[None]], name: str, seconds: f
         await asyncio.wait_for(stop(), seconds)
     except TimeoutError:
         log.warning("%s did not stop within %g s", name, seconds)
-
-
-def _discord_failure(exc: BaseException) -> str:
-    if isinstance(exc, discord.PrivilegedIntentsRequired):
-        return "Discord refused the connection: the bot asked for a privileged intent it is not allowed"
-    if isinstance(exc, discord.ConnectionClosed):
-        return f"the Discord gateway closed the connection (code {exc.code}): {_one_line(exc.reason or '')}"
-    return f"the Discord connection failed: {type(exc).__name__}: {_one_line(str(exc))}"
-
-
-# -- the process -------------------------------------------------------------------------------------------------------
-
-
-async def serve(runtime: Runtime, *, handle_signals: bool = True) -> None:
-    """Start ``runtime``, run until SIGINT or SIGTERM (or the Discord connection ends), then stop it."""
-    loop = asyncio.get_running_loop()
-    signals = (signal.SIGINT, signal.SIGTERM) if handle_signals else ()
-    installed: list[signal.Signals] = []
-
-    def on_signal(signum: signal.Signals) -> None:
-        log.info("%s: shutting down", signum.name)
-        runtime.request_stop()
-        for sig in installed:  # a second Ctrl-C gets the default behaviour
-            loop.remove_signal_handler(sig)
-
-    for sig in signals:
-        loop.add_signal_handler(sig, on_signal, sig)
-        installed.append(sig)
-    try:
-        async with runtime:
-            await runtime.wait()
-    finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
-    log.info("King Me stopped")
-
-
-def configure_logging(level: str) -> None:
-    """Logging for the whole process, set up once here: one line a record on stderr."""
-    name = level.strip().upper()
-    if name not in logging.getLevelNamesMapping():
-        raise StartupError(f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {level!r}")
-    logging.basicConfig(level=name, format=LOG_FORMAT, stream=sys.stderr, force=True)
-
-
-async def run_async(settings: Settings, **options: Any) -> int:
-    """:func:`serve` a :class:`Runtime`, with a failure to start as one line on stderr; returns the exit status."""
-    try:
-        await serve(Runtime(settings, **options))
-    except StartupError as exc:
-        print(f"kingme: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    return 0
-
-
-def run(settings: Settings) -> int:
-    """Run the bot until SIGINT or SIGTERM; returns the exit status."""
-    try:
-        configure_logging(settings.log_level)
-    except StartupError as exc:
-        print(f"kingme: {exc}", file=sys.stderr)
-        return EXIT_BAD_SETTING
-    log.info("starting King Me: %s", settings.summary())
-    try:
-        return asyncio.run(run_async(settings))
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot.store._server import EmbeddedRedis
+from bot.redis_process import EmbeddedRedis
 
 
 @pytest.fixture(scope="session")

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 from tqdm import tqdm
 
 from ai.api import GameInput, Limits, choose_move, get_level
 from ai.arena import MAX_PLIES, MatchGame, run_match
 from ai.ballots import openings
-from bot.cli import CommandError
-from bot.cli.engine import board_from_args
+from bot.cli._command import CommandError, Commands, add_variant_option
+from bot.cli.engine import add_position_argument, board_from_args
 from core import get_variant
 
 
@@ -21,20 +20,13 @@ def _default_jobs() -> int:
     return max(1, (os.cpu_count() or 2) // 2)
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "arena",
-        help="play a match between two AI levels from opening ballots and estimate the Elo difference",
-        description="Levels A and B play pairs of games from the same ballot with the colours swapped (American and "
-        "capture-all: the ACF 156-opening 3-move deck; mini: every 2-ply opening). A game still going after "
-        "--max-plies plies is scored a draw. Results are from A's side.",
-    )
+def register(commands: Commands) -> None:
+    p = commands.add("arena", _arena)
     p.add_argument("a", metavar="A", help="level A, e.g. easy (the results are from its side)")
     p.add_argument("b", metavar="B", help="level B")
     p.add_argument("--games", type=int, default=20, help="number of games, even (default 20)")
-    p.add_argument("--time", type=float, help="seconds per move (default: each level's own limit)")
-    p.add_argument("--depth", type=int, help="search depth in plies (default: each level's own)")
-    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    _add_limits(p, "each level's own")
+    add_variant_option(p)
     p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: half the CPUs)")
     p.add_argument("--pdn", metavar="FILE", help="write every game to FILE as PDN")
     p.add_argument("--seed", type=int, default=0, help="shuffles the ballots and seeds the levels (default 0)")
@@ -45,16 +37,19 @@ def register(subparsers: Any) -> None:
         help=f"adjudicate a draw after this many plies (default {MAX_PLIES})",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(handler=_arena)
 
-    p = subparsers.add_parser("bestmove", help="print the move an AI level chooses in a position")
-    p.add_argument("fen", help="position, e.g. B:W21,22:B1,2 (or 'start')")
+    p = commands.add("bestmove", _bestmove)
+    add_position_argument(p)
     p.add_argument("--level", required=True, help="AI level, e.g. easy")
-    p.add_argument("--time", type=float, help="seconds to think (default: the level's own limit)")
-    p.add_argument("--depth", type=int, help="search depth in plies (default: the level's own)")
-    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    _add_limits(p, "the level's own")
+    add_variant_option(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the level's random choices (default 0)")
-    p.set_defaults(handler=_bestmove)
+
+
+def _add_limits(parser: argparse.ArgumentParser, whose: str) -> None:
+    """``--time`` and ``--depth``, whose defaults are ``whose`` limits."""
+    parser.add_argument("--time", type=float, help=f"seconds a move (default: {whose} limit)")
+    parser.add_argument("--depth", type=int, help=f"search depth in plies (default: {whose})")
 
 
 def _limits(args: argparse.Namespace) -> Limits | None:
@@ -68,6 +63,12 @@ def _limits(args: argparse.Namespace) -> Limits | None:
 
 
 def _arena(args: argparse.Namespace) -> int:
+    """play a match between two AI levels from opening ballots and estimate the Elo difference
+
+    Levels A and B play pairs of games from the same ballot with the colours swapped (American and capture-all: the
+    ACF 156-opening 3-move deck; mini: every 2-ply opening). A game still going after --max-plies plies is scored a
+    draw. Results are from A's side.
+    """
     if args.games < 2 or args.games % 2:
         raise CommandError(f"--games must be an even number of 2 or more (games come in pairs), not {args.games}")
     if args.jobs < 1:
@@ -134,6 +135,7 @@ def _describe_limits(limits: Limits) -> str:
 
 
 def _bestmove(args: argparse.Namespace) -> int:
+    """print the move an AI level chooses in a position"""
     limits = _limits(args)
     board = board_from_args(args.fen, args.variant)
     level = get_level(args.level).name

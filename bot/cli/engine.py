@@ -4,29 +4,27 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
 
+from bot.cli._command import CommandError, Commands, add_variant_option
 from core import Board, divide, get_variant, perft
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("perft", help="count the move sequences of DEPTH plies (move generator check)")
+def register(commands: Commands) -> None:
+    p = commands.add("perft", _perft)
     p.add_argument("depth", type=int, help="plies (0 or more)")
     p.add_argument("--fen", help="start position (default: the variant's start)")
-    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    add_variant_option(p)
     p.add_argument("--divide", action="store_true", help="show the count under each first move")
     p.add_argument("--time", action="store_true", help="also print the time taken and leaves per second")
-    p.set_defaults(handler=_perft)
+    for name, handler in (("moves", _moves), ("show", _show)):
+        p = commands.add(name, handler)
+        add_position_argument(p)
+        add_variant_option(p)
 
-    p = subparsers.add_parser("moves", help="list every legal move of a position, one a line")
-    p.add_argument("fen", help="position, e.g. B:W21,22:B1,2 (or 'start')")
-    p.add_argument("--variant", default="american")
-    p.set_defaults(handler=_moves)
 
-    p = subparsers.add_parser("show", help="print a position as a text board")
-    p.add_argument("fen", help="position, e.g. B:W21,22:B1,2 (or 'start')")
-    p.add_argument("--variant", default="american")
-    p.set_defaults(handler=_show)
+def add_position_argument(parser: argparse.ArgumentParser) -> None:
+    """The position a command works on, as a FEN argument."""
+    parser.add_argument("fen", help="position, e.g. B:W21,22:B1,2 (or 'start')")
 
 
 def board_from_args(fen: str | None, variant: str) -> Board:
@@ -36,8 +34,7 @@ def board_from_args(fen: str | None, variant: str) -> Board:
 
 
 def _perft(args: argparse.Namespace) -> int:
-    from bot.cli import CommandError
-
+    """count the move sequences of DEPTH plies (move generator check)"""
     if args.depth < 0 or args.depth > 30:
         raise CommandError("depth must be between 0 and 30")
     board = board_from_args(args.fen, args.variant)
@@ -61,6 +58,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _moves(args: argparse.Namespace) -> int:
+    """list every legal move of a position, one a line"""
     board = board_from_args(args.fen, args.variant)
     for move in board.legal_moves:
         print(move.text())
@@ -68,6 +66,7 @@ def _moves(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    """print a position as a text board"""
     board = board_from_args(args.fen, args.variant)
     print(board.ascii())
     outcome = board.outcome()

@@ -5,50 +5,46 @@ no ``DISCORD_TOKEN`` is set."""
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import Any
+import webbrowser
+from typing import TYPE_CHECKING
 
-from bot.cli import CommandError
+from bot.cli._command import CommandError, Commands, load_settings
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "sandbox",
-        help="play in the browser with no Discord (the bot on a local Discord emulator)",
-        description="Run the real bot against a local Discord emulator, with its AI workers and an embedded Redis in a "
-        "temporary directory, and serve a page that looks and behaves like a Discord channel, with the local users "
-        "alice, bob and carol. The page, the leaderboards and the game replays are on http://127.0.0.1:HTTP_PORT "
-        "(8080 by default). DISCORD_TOKEN and REDIS_URL are ignored; everything is forgotten when it stops.",
-    )
+def register(commands: Commands) -> None:
+    p = commands.add("sandbox", _sandbox)
     p.add_argument("--port", type=int, default=None, help="the HTTP port (default: HTTP_PORT, else 8080)")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
-    p.set_defaults(handler=_sandbox)
 
 
 def _sandbox(args: argparse.Namespace) -> int:
-    from bot.cli.run import load_settings
+    """play in the browser with no Discord (the bot on a local Discord emulator)
 
+    Run the real bot against a local Discord emulator, with its AI workers and an embedded Redis in a temporary
+    directory, and serve a page that looks and behaves like a Discord channel, with the local users alice, bob and
+    carol. The page, the leaderboards and the game replays are on http://127.0.0.1:HTTP_PORT (8080 by default).
+    DISCORD_TOKEN and REDIS_URL are ignored; everything is forgotten when it stops.
+    """
     settings = load_settings()
     if args.port is not None:
         if not 0 <= args.port <= 65535:
             raise CommandError(f"--port must be between 0 and 65535, not {args.port}")
         settings = settings.model_copy(update={"http_port": args.port})
-    return run(settings, open_browser=not args.no_browser)
+    return run_sandbox(settings, open_browser=not args.no_browser)
 
 
-def run(settings: Any, *, open_browser: bool = True) -> int:
-    """Run the sandbox until Ctrl-C (what plain ``kingme`` calls when no token is set); returns the exit status."""
-    import asyncio
+def run_sandbox(settings: Settings, *, open_browser: bool = True) -> int:
+    """Run the sandbox until Ctrl-C (what plain ``kingme`` calls when no token is set): print its address once the
+    bot is ready and, with ``open_browser``, open it. Returns the exit status."""
+    from bot.cli.serve import run
+    from bot.sandbox import SandboxRuntime
 
-    from bot.runtime import EXIT_FAILURE, EXIT_INTERRUPTED, StartupError, configure_logging
-    from bot.sandbox import run_sandbox
+    def announce(address: str) -> None:
+        print(f"King Me sandbox: open {address} in your browser (Ctrl-C stops it)", flush=True)
+        if open_browser:
+            webbrowser.open(address)
 
-    try:
-        configure_logging(settings.log_level)
-    except StartupError as exc:
-        print(f"kingme: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    try:
-        return asyncio.run(run_sandbox(settings, open_browser=open_browser))
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+    return run(lambda: SandboxRuntime(settings, announce=announce), settings.log_level)

@@ -16,14 +16,15 @@ from typing import Any
 
 from ai.learners import weights_document
 from ai.training import CurvePoint, learner_names, parse_opponents, train
+from bot.cli._command import CommandError, Commands, add_variant_option
 from core import get_variant
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("train", help="train a learning AI level (qlearning, lms or sarsa) and show its curve")
+def register(commands: Commands) -> None:
+    p = commands.add("train", _train)
     p.add_argument("learner", choices=learner_names(), help="which learner to train")
     p.add_argument("--games", type=int, required=True, help="training games to play")
-    p.add_argument("--variant", default="american", help="american, capture-all or mini")
+    add_variant_option(p)
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same weights)")
     p.add_argument(
         "--opponent", default="self", help="self (self-play), a level name, or a comma-separated mix such as self,easy"
@@ -32,13 +33,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--eval-every", type=int, default=0, help="measure the curve every K games (0: at the end only)")
     p.add_argument("--eval-games", type=int, default=20, help="games against each level per curve point")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(handler=_train)
 
 
 def _train(args: argparse.Namespace) -> int:
+    """train a learning AI level (qlearning, lms or sarsa) and show its curve"""
     from tqdm import tqdm
-
-    from bot.cli import CommandError
 
     if args.games < 1:
         raise CommandError("--games must be 1 or more")
@@ -79,8 +78,6 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _read_existing(path: Path, learner: str) -> dict[str, Any]:
-    from bot.cli import CommandError
-
     if not path.exists():
         return {}
     try:

@@ -22,51 +22,26 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import functools
 import multiprocessing
-import os
-import pickle
-import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any
 
 from ai.api import GameInput, Limits, SearchResult, choose_move
-
-MoveFunction = Callable[[str, GameInput, Limits | None, int], SearchResult]
-"""The signature of :func:`ai.api.choose_move`; a replacement must be picklable (module-level or a partial of one)."""
+from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError
+from bot.pool._worker import MoveFunction, call_in_worker, init_worker, worker_pid
 
 START_TIMEOUT = 60.0
 """Seconds :meth:`AiPool.start` waits for the workers to boot and import the AI."""
 UNHEALTHY_AFTER = 3
 """Consecutive timeouts or unavailable errors after which :attr:`AiPool.healthy` turns false."""
 
-
-class PoolError(Exception):
-    """Base of the pool's own errors. ``str(error)`` is a short message fit for a player; ``detail`` is for logs."""
-
-    user_message = "the AI is unavailable right now, try again later"
-
-    def __init__(self, detail: str = "") -> None:
-        super().__init__(self.user_message)
-        self.detail = detail
-
-
-class PoolBusyError(PoolError):
-    """Too many moves are already waiting or running."""
-
-    user_message = "the AI is busy, try again in a moment"
-
-
-class AiTimeoutError(PoolError):
-    """The move took longer than its time limit plus slack."""
-
-    user_message = "the AI took too long to move, try again"
-
-
-class AiUnavailableError(PoolError):
-    """The workers keep dying, or the pool is closed."""
+_Job = Callable[[], SearchResult]
+"""One move, bound to its arguments and picklable: what a worker runs."""
 
 
 @dataclass
@@ -93,59 +68,6 @@ class _WorkerLostError(Exception):
     def __init__(self, generation: int) -> None:
         super().__init__(generation)
         self.generation = generation
-
-
-# -- functions that run in the worker processes ------------------------------------------------------------------------
-
-
-def _init_worker() -> None:
-    """Boot a worker: import the AI and its levels now, so the first move does not pay for it.
-
-    SIGINT is ignored because a Ctrl-C in the terminal reaches the whole process group; the parent decides when the
-    workers stop, and otherwise each of them would print a KeyboardInterrupt traceback.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import ai.api
-
-    ai.api.levels()
-
-
-def _worker_pid() -> int:
-    """A no-op task: submitting one per worker makes the executor start them all."""
-    return os.getpid()
-
-
-def _portable(exc: BaseException) -> BaseException:
-    """``exc`` if it survives pickling, else a plain instance of its nearest ancestor that does, with its message.
-
-    The executor unpickles a worker's exception in its manager thread, and one that fails to unpickle (say, an
-    exception whose ``__init__`` takes extra arguments) marks the whole pool as broken.
-    """
-    for cls in type(exc).__mro__:
-        if not issubclass(cls, BaseException):
-            continue
-        try:
-            candidate = exc if cls is type(exc) else cls(str(exc))
-            pickle.loads(pickle.dumps(candidate))
-        except Exception:
-            continue
-        return candidate
-    return RuntimeError(str(exc))
-
-
-def _call_in_worker(
-    target: MoveFunction, level: str, game: GameInput, limits: Limits | None, seed: int
-) -> SearchResult:
-    try:
-        return target(level, game, limits, seed)
-    except Exception as exc:
-        portable = _portable(exc)
-        if portable is exc:
-            raise
-        raise portable from None
-
-
-# -- the pool ----------------------------------------------------------------------------------------------------------
 
 
 class AiPool:
@@ -198,10 +120,6 @@ class AiPool:
     def workers(self) -> int:
         """The number of worker processes."""
         return self._workers
-
-    @property
-    def queue_limit(self) -> int:
-        return self._queue_limit
 
     @property
     def queue_depth(self) -> int:
@@ -293,17 +211,15 @@ class AiPool:
             self._counters.rejected += 1
             raise PoolBusyError(f"{self._in_flight} moves in flight, limit {self._queue_limit}")
         requested = limits.time if limits is not None and limits.time is not None else self._default_time
-        time_limit = requested + self._slack
+        job = functools.partial(call_in_worker, self._target, level, game, limits, seed)
         self._in_flight += 1
         admitted = time.monotonic()
         try:
-            result = await self._run_with_retry(level, game, limits, seed, time_limit)
-        except (AiTimeoutError, AiUnavailableError):
+            result = await self._run_with_retry(job, requested + self._slack)
+        except Exception as exc:
             self._counters.failed += 1
-            self._consecutive_failures += 1
-            raise
-        except Exception:
-            self._counters.failed += 1
+            if isinstance(exc, AiTimeoutError | AiUnavailableError):
+                self._consecutive_failures += 1
             raise
         finally:
             self._in_flight -= 1
@@ -312,26 +228,21 @@ class AiPool:
         self._latencies.append(time.monotonic() - admitted)
         return result
 
-    async def _run_with_retry(
-        self, level: str, game: GameInput, limits: Limits | None, seed: int, time_limit: float
-    ) -> SearchResult:
-        try:
-            return await self._attempt(level, game, limits, seed, time_limit)
-        except _WorkerLostError as lost:
-            if self._closed:
-                raise AiUnavailableError("the pool closed during the move") from None
-            self._replace(lost.generation)
-        self._counters.retried += 1
-        try:
-            return await self._attempt(level, game, limits, seed, time_limit)
-        except _WorkerLostError as lost:
-            if not self._closed:
-                self._replace(lost.generation)
-            raise AiUnavailableError("the worker died twice running this move") from None
+    async def _run_with_retry(self, job: _Job, time_limit: float) -> SearchResult:
+        """Run ``job``, again in a fresh executor if its worker died; a second death is :class:`AiUnavailableError`."""
+        for retry in (False, True):
+            if retry:
+                self._counters.retried += 1
+            try:
+                return await self._attempt(job, time_limit)
+            except _WorkerLostError as lost:
+                if not self._closed:
+                    self._replace(lost.generation)
+                elif not retry:
+                    raise AiUnavailableError("the pool closed during the move") from None
+        raise AiUnavailableError("the worker died twice running this move")
 
-    async def _attempt(
-        self, level: str, game: GameInput, limits: Limits | None, seed: int, time_limit: float
-    ) -> SearchResult:
+    async def _attempt(self, job: _Job, time_limit: float) -> SearchResult:
         """Wait for a free worker, then run the move there once."""
         self._waiting += 1
         try:
@@ -340,31 +251,29 @@ class AiPool:
             self._waiting -= 1
         self._busy += 1
         executor, generation = self._executor, self._generation
-        if self._closed or executor is None:
-            self._release_slot()
-            raise AiUnavailableError("the pool is closed")
         try:
-            future = executor.submit(_call_in_worker, self._target, level, game, limits, seed)
-        except BrokenProcessPool:
+            if self._closed or executor is None:
+                raise AiUnavailableError("the pool is closed")
+            future = executor.submit(job)
+        except BaseException as exc:
             self._release_slot()
-            raise _WorkerLostError(generation) from None
-        except BaseException:
-            self._release_slot()
+            if isinstance(exc, BrokenProcessPool):
+                raise _WorkerLostError(generation) from None
             raise
         future.add_done_callback(self._release_slot_threadsafe)
-        submitted = time.monotonic()
+        stuck_at = time.monotonic() + self._recycle_factor * time_limit
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), time_limit)
         except BrokenProcessPool:
             raise _WorkerLostError(generation) from None
         except TimeoutError:
             self._counters.timeouts += 1
-            self._watch(future, generation, submitted + self._recycle_factor * time_limit)
+            self._watch(future, generation, stuck_at)
             raise AiTimeoutError(f"no move after {time_limit:.1f} s") from None
         except asyncio.CancelledError:
             # The caller gave up; a move already running cannot be cancelled, so guard it like a timed-out one.
             if not future.done():
-                self._watch(future, generation, submitted + self._recycle_factor * time_limit)
+                self._watch(future, generation, stuck_at)
             raise
 
     def _release_slot(self) -> None:
@@ -380,18 +289,22 @@ class AiPool:
     # -- executors -------------------------------------------------------------------------------------------------
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self._workers, mp_context=self._context, initializer=_init_worker)
+        return ProcessPoolExecutor(self._workers, mp_context=self._context, initializer=init_worker)
 
     def _prewarm(self, executor: ProcessPoolExecutor) -> list[Future[int]]:
         # Workers are spawned on submit while none is idle, so one no-op per worker starts them all now.
-        return [executor.submit(_worker_pid) for _ in range(self._workers)]
+        return [executor.submit(worker_pid) for _ in range(self._workers)]
+
+    def _spawn(self, work: Coroutine[Any, Any, None], tasks: set[asyncio.Task[None]]) -> None:
+        """Run ``work`` as a task kept in ``tasks`` until it ends (so it can be cancelled or awaited at close)."""
+        assert self._loop is not None
+        task = self._loop.create_task(work)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     def _watch(self, future: Future[SearchResult], generation: int, deadline: float) -> None:
         """Replace the executor if ``future`` has not finished by ``deadline`` (a ``time.monotonic()`` value)."""
-        assert self._loop is not None
-        task = self._loop.create_task(self._watchdog(future, generation, deadline))
-        self._watchdogs.add(task)
-        task.add_done_callback(self._watchdogs.discard)
+        self._spawn(self._watchdog(future, generation, deadline), self._watchdogs)
 
     async def _watchdog(self, future: Future[SearchResult], generation: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
@@ -412,10 +325,7 @@ class AiPool:
         self._retire(old, grace=0.0)
 
     def _retire(self, executor: ProcessPoolExecutor, grace: float) -> None:
-        assert self._loop is not None
-        task = self._loop.create_task(self._shut_down(executor, grace))
-        self._retiring.add(task)
-        task.add_done_callback(self._retiring.discard)
+        self._spawn(self._shut_down(executor, grace), self._retiring)
 
     @staticmethod
     async def _shut_down(executor: ProcessPoolExecutor, grace: float) -> None:

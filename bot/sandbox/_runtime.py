@@ -1,7 +1,7 @@
 """The sandbox: the real bot, run by the normal composition root, connected to the local Discord emulator instead of
 Discord, with the sandbox page and the public pages on its HTTP side.
 
-    kingme sandbox        ->  asyncio.run(run_sandbox(settings, open_browser=True))
+    kingme sandbox        ->  bot.cli.sandbox.run_sandbox(settings)  ->  SandboxRuntime(settings, announce=...)
 
 The sandbox listens on 127.0.0.1 only (anyone who reaches the page can act as any local user) and keeps its games in
 an embedded redis-server in a temporary directory: the emulated server gets new ids at every start, so nothing of a
@@ -17,9 +17,7 @@ import logging
 import secrets
 import shutil
 import socket
-import sys
 import tempfile
-import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
@@ -27,7 +25,7 @@ from typing import Final
 from pydantic import SecretStr
 
 from bot.emulator import DiscordEmulator, patch_discordpy
-from bot.runtime import EXIT_FAILURE, Runtime, StartupError, serve
+from bot.runtime import Runtime, StartupError
 from bot.sandbox._bridge import SandboxBridge
 from bot.settings import Settings
 
@@ -46,7 +44,7 @@ class SandboxRuntime(Runtime):
 
     Args:
         settings: the operator's settings; the token, Redis URL, data directory, guild and public URL are replaced.
-        announce: called with the page's address once the bot is ready (``run_sandbox`` prints it).
+        announce: called with the page's address once the bot is ready (``kingme sandbox`` prints it).
         http_host: the interface to listen on (keep the loopback: the page has no login).
         redis_binary: as for :class:`Runtime`.
     """
@@ -148,20 +146,3 @@ def _free_port(host: str) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])
-
-
-async def run_sandbox(settings: Settings, open_browser: bool = False) -> int:
-    """Run the sandbox until SIGINT or SIGTERM: print its address once the bot is ready and, with ``open_browser``,
-    open it. A failure to start is one line on stderr; returns the exit status."""
-
-    def announce(address: str) -> None:
-        print(f"King Me sandbox: open {address} in your browser (Ctrl-C stops it)", flush=True)
-        if open_browser:
-            webbrowser.open(address)
-
-    try:
-        await serve(SandboxRuntime(settings, announce=announce))
-    except StartupError as exc:
-        print(f"kingme: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    return 0

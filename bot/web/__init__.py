@@ -1,4 +1,4 @@
-"""The HTTP side of the bot (aiohttp, in the bot's process): health checks and Prometheus metrics for now.
+"""The HTTP side of the bot (aiohttp, in the bot's process): health checks and Prometheus metrics.
 
     app = create_web_app(HealthSource(redis_ping=client.ping, pool_healthy=..., ...), metrics)
     server = WebServer(app, "0.0.0.0", 8080)
@@ -8,13 +8,11 @@ It only reads the state it is handed (small callables and the :class:`~bot.metri
 neither discord nor redis, and it never shows a setting or a secret.
 """
 
-from bot.web._app import HEALTH_KEY, METRICS_KEY, Collector, create_web_app
+from bot.web._app import Collector, create_web_app
 from bot.web._health import GatewayState, HealthReport, HealthSource
 from bot.web._server import WebServer
 
 __all__ = [
-    "HEALTH_KEY",
-    "METRICS_KEY",
     "Collector",
     "GatewayState",
     "HealthReport",

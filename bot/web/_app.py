@@ -1,8 +1,7 @@
-"""The aiohttp application: operational routes now, public pages later.
+"""The aiohttp application with the operational routes, ``/healthz`` and ``/metrics``.
 
-Routes live in route tables (``web.RouteTableDef``), one per concern; a later page (leaderboards, game replays) is a
-new module with its own table and whatever it needs stored under an :class:`aiohttp.web.AppKey`, added in
-:func:`create_web_app`.
+Routes live in route tables (``web.RouteTableDef``), one per concern. Other pages (the public leaderboards and
+replays, the sandbox) add their own routes to the application this module creates, before it starts.
 """
 
 from __future__ import annotations
@@ -62,13 +61,11 @@ def create_web_app(
     metrics: Metrics,
     *,
     collectors: Iterable[Collector] = (),
-    routes: Iterable[web.AbstractRouteDef] = (),
 ) -> web.Application:
-    """The bot's HTTP application: ``GET /healthz`` and ``GET /metrics``, plus any extra ``routes``."""
+    """The bot's HTTP application: ``GET /healthz`` and ``GET /metrics``."""
     app = web.Application(middlewares=[_headers])
     app[HEALTH_KEY] = health
     app[METRICS_KEY] = metrics
     app[COLLECTORS_KEY] = tuple(collectors)
     app.add_routes(ops_routes)
-    app.add_routes(list(routes))
     return app

@@ -6,9 +6,9 @@ import random
 
 import redis.asyncio as aioredis
 
+from bot.redis_process import EmbeddedRedis
 from bot.service import GameService
 from bot.store import RedisGameStore
-from bot.store._server import EmbeddedRedis
 
 from .conftest import Clock, ThreadChooser, make_settings
 from .test_games import ANN, BOB, GUILD, start_human_game, user_to_move

@@ -1,4 +1,5 @@
-"""Tests for bot.pool.AiPool, with real worker processes (the misbehaving moves are in tests/bot/pool_targets.py)."""
+"""Tests for bot.pool.AiPool, with real worker processes (the misbehaving moves are in tests/bot/pool/pool_targets.py).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import functools
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,8 @@ import pytest
 from ai.api import GameInput, Limits, SearchResult, UnknownLevelError
 from bot.pool import AiPool, AiTimeoutError, AiUnavailableError, PoolBusyError
 from core import Board, IllegalMoveError, InvalidMoveTextError, InvalidSquareError, RulesError
-from tests.bot import pool_targets
+from tests.bot.pool import pool_targets
+from tests.support import eventually
 
 
 @pytest.fixture
@@ -60,13 +61,6 @@ def not_our_child(pid: int) -> bool:
     return False
 
 
-async def wait_until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
-
-
 async def test_moves_are_legal_and_workers_prewarmed(make_pool: Callable[..., Any]) -> None:
     pool = await make_pool(workers=2, queue_limit=8)
     assert len(pool.worker_pids) == 2
@@ -84,8 +78,9 @@ async def test_moves_are_legal_and_workers_prewarmed(make_pool: Callable[..., An
     assert pool.in_flight == pool.queue_depth == pool.busy_workers == 0
 
 
-async def test_event_loop_keeps_running_during_a_search(make_pool: Callable[..., Any]) -> None:
-    pool = await make_pool(target=functools.partial(pool_targets.misbehave, delay=1.0))
+async def test_event_loop_keeps_running_during_a_search(make_pool: Callable[..., Any], tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+    pool = await make_pool(target=functools.partial(pool_targets.misbehave, delay=2.0, marker=str(marker)))
     ticks = 0
 
     async def ticker() -> None:
@@ -97,11 +92,15 @@ async def test_event_loop_keeps_running_during_a_search(make_pool: Callable[...,
     task = asyncio.create_task(ticker())
     try:
         board = midgame()
-        assert_legal(board, await pool.choose("easy", GameInput.from_board(board), Limits(time=2.0)))
+        move = asyncio.create_task(pool.choose("easy", GameInput.from_board(board), Limits(time=3.0)))
+        await eventually(marker.exists, within=10, what="the search started")
+        # A loop blocked by the search would not tick again until it returned.
+        before = ticks
+        await eventually(lambda: ticks >= before + 5 or move.done(), within=10, what="ticks during the search")
+        assert not move.done(), "the search ended before the loop ticked: the loop was blocked"
+        assert_legal(board, await move)
     finally:
         task.cancel()
-    # About 100 ticks fit in the 1 s search; a blocked loop would manage none until it returned.
-    assert ticks >= 20
 
 
 async def test_worker_killed_mid_search_is_replaced_and_the_move_retried(
@@ -111,7 +110,7 @@ async def test_worker_killed_mid_search_is_replaced_and_the_move_retried(
     pool = await make_pool(target=functools.partial(pool_targets.misbehave, delay=1.0, marker=str(marker)))
     board = midgame()
     move = asyncio.create_task(pool.choose("easy", GameInput.from_board(board), Limits(time=2.0)))
-    await wait_until(marker.exists)
+    await eventually(marker.exists, within=10, what="the search started")
     victim = int(marker.read_text())
     assert victim in pool.worker_pids
     os.kill(victim, signal.SIGKILL)
@@ -121,7 +120,7 @@ async def test_worker_killed_mid_search_is_replaced_and_the_move_retried(
     assert victim not in pool.worker_pids
     assert int(marker.read_text()) in pool.worker_pids  # the retry ran in the new executor
     assert pool.healthy
-    await wait_until(lambda: not_our_child(victim))
+    await eventually(lambda: not_our_child(victim), within=10, what="the killed worker reaped")
 
 
 async def test_worker_dying_twice_makes_the_ai_unavailable_then_it_recovers(make_pool: Callable[..., Any]) -> None:
@@ -140,7 +139,7 @@ async def test_queue_overflow_is_refused_at_once(make_pool: Callable[..., Any]) 
     game = GameInput.from_board(midgame())
     first = asyncio.create_task(pool.choose("easy", game, Limits(time=2.0)))
     second = asyncio.create_task(pool.choose("easy", game, Limits(time=2.0), seed=1))
-    await asyncio.sleep(0)  # both tasks run to their first await, and are admitted
+    await eventually(lambda: pool.in_flight == 2, what="both moves admitted")
     assert (pool.in_flight, pool.busy_workers, pool.queue_depth) == (2, 1, 1)
     with pytest.raises(PoolBusyError) as caught:
         await pool.choose("easy", game, Limits(time=2.0))
@@ -166,7 +165,7 @@ async def test_stuck_move_times_out_and_its_worker_is_recycled(make_pool: Callab
     counters = pool.counters
     assert (counters.restarts, counters.retried, counters.completed, counters.failed) == (1, 0, 1, 1)
     assert set(stuck).isdisjoint(pool.worker_pids)
-    await wait_until(lambda: all(not_our_child(pid) for pid in stuck))
+    await eventually(lambda: all(not_our_child(pid) for pid in stuck), within=10, what="the stuck worker reaped")
 
 
 async def test_close_kills_running_work_and_leaves_no_child_processes(make_pool: Callable[..., Any]) -> None:
@@ -176,7 +175,7 @@ async def test_close_kills_running_work_and_leaves_no_child_processes(make_pool:
     pids = pool.worker_pids
     assert len(pids) == 2
     hung = asyncio.create_task(pool.choose("hang", game, Limits(time=30.0)))
-    await asyncio.sleep(0.2)
+    await eventually(lambda: pool.busy_workers == 1, what="the hung move running")
     async with asyncio.timeout(15.0):  # a close that cannot stop the hung worker would wait forever here
         await pool.close(grace=0.2)
         with pytest.raises(AiUnavailableError):

@@ -1,0 +1,29 @@
+"""The pool's own errors: each carries a short message fit for a player and a detail for the logs."""
+
+from __future__ import annotations
+
+
+class PoolError(Exception):
+    """Base of the pool's own errors. ``str(error)`` is a short message fit for a player; ``detail`` is for logs."""
+
+    user_message = "the AI is unavailable right now, try again later"
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(self.user_message)
+        self.detail = detail
+
+
+class PoolBusyError(PoolError):
+    """Too many moves are already waiting or running."""
+
+    user_message = "the AI is busy, try again in a moment"
+
+
+class AiTimeoutError(PoolError):
+    """The move took longer than its time limit plus slack."""
+
+    user_message = "the AI took too long to move, try again"
+
+
+class AiUnavailableError(PoolError):
+    """The workers keep dying, or the pool is closed."""

@@ -8,6 +8,7 @@ from bot.pool._pool import (
     PoolBusyError,
     PoolCounters,
     PoolError,
+    move_time,
 )
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "PoolBusyError",
     "PoolCounters",
     "PoolError",
+    "move_time",
 ]

@@ -22,6 +22,7 @@ from bot.cli import main as cli_main
 from bot.emulator import DiscordEmulator
 from bot.runtime import Runtime, StartupError, redact_url, run_async, serve, stop_within
 from bot.settings import Settings
+from tests.support import eventually
 
 STARTUP_TIMEOUT = 60.0  # spawning and warming an AI worker on a loaded 2-core machine
 
@@ -127,7 +128,8 @@ async def test_starts_serves_and_stops_cleanly_on_sigterm(
         )
         assert reply is not None
         assert runtime.service is not None
-        await asyncio.wait_for(runtime.service.drain(), 30)
+        service = runtime.service
+        await eventually(lambda: service.ai_turns_in_flight == 0, 30, "the AI's turn done")
         games = await runtime.service.user_games(emulator.user("alice").id)
         assert len(games) == 1
 

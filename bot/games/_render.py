@@ -11,7 +11,17 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.service import Challenge, Event, EventKind, GameKind, GameState, GameView, LeaderboardEntry, PlayerStats
+from bot.service import (
+    Challenge,
+    Event,
+    EventKind,
+    GameKind,
+    GameState,
+    GameView,
+    LeaderboardEntry,
+    PlayerStats,
+    duration,
+)
 from core import Board, Color, Move, get_variant
 
 ACTIVE_COLOUR = 0xC8A165
@@ -294,11 +304,3 @@ def history_line(game: GameState, user_id: str) -> str:
         versus = f"against {other.name}"
     when = f"<t:{int(game.ended_at or game.updated_at)}:d>"
     return f"{outcome} {versus} · {game.end_text} · {when} · `{game.id}`"
-
-
-def duration(seconds: float) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            n = int(seconds // size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds:g} seconds"

@@ -37,6 +37,7 @@ from bot.service._models import (
     Status,
     User,
 )
+from bot.service._options import duration
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
@@ -84,4 +85,5 @@ __all__ = [
     "UnknownChallengeError",
     "UnknownGameError",
     "User",
+    "duration",
 ]

@@ -7,9 +7,11 @@ queue) are read through callbacks when ``/metrics`` is scraped.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from bot.service import Event, EventKind
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 
@@ -46,14 +48,21 @@ class Metrics:
             registry=self.registry,
         )
 
-    def bind_active_games(self, read: Callable[[], float]) -> None:
-        """Read the number of active games from ``read`` at scrape time."""
-        self.active_games.set_function(read)
-
     def bind_ai(self, queue_depth: Callable[[], float], busy_workers: Callable[[], float]) -> None:
         """Read the AI pool's queue depth and busy workers at scrape time."""
         self.ai_queue_depth.set_function(queue_depth)
         self.ai_busy_workers.set_function(busy_workers)
+
+    def count_events(self, events: Sequence[Event]) -> None:
+        """Count the moves (``kingme_moves_total{player}``, ``human`` or ``ai``) and the endings
+        (``kingme_games_finished_total{termination}``) among the events of a committed step: the game service's
+        observer. Counting committed events counts each move once, whether it came from a command, a click or an AI
+        turn, and none that was refused; the events say who moved, so nothing is read back from the position."""
+        for event in events:
+            if event.kind is EventKind.MOVE_PLAYED:
+                self.moves.labels("ai" if event.data["ai"] else "human").inc()
+            elif event.kind is EventKind.GAME_OVER:
+                self.games_finished.labels(event.data.get("termination") or "unknown").inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -33,14 +33,12 @@ from bot.metrics import Metrics
 from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, ThreadChooser
 from bot.public import register_public_routes
 from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
-from bot.service import GameService, GameState, Settlement, Sweeper
+from bot.service import GameService, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore
 from bot.web import HealthSource, WebServer, create_web_app
-from core import PASS, Color
 
 log = logging.getLogger(__name__)
-_PASS_TEXT: Final = PASS.text()
 
 DEFAULT_HTTP_HOST: Final = "0.0.0.0"
 """The web server listens on every interface (a container's port mapping and a Prometheus scraper need it)."""
@@ -56,40 +54,6 @@ SERVICE_STOP_TIMEOUT: Final = 15.0
 
 class StartupError(Exception):
     """The bot cannot start (or its Discord connection failed for good); the message is one line for the operator."""
-
-
-# -- adapters the composition root puts between the parts --------------------------------------------------------------
-
-
-class MeteredStore(RedisGameStore):
-    """The Redis store, counting what it commits: every move into ``kingme_moves_total{player}`` (``human`` or
-    ``ai``) and every ending into ``kingme_games_finished_total{termination}``. Counting commits, rather than
-    requests, counts each move once, whether it came from a command, a click or an AI turn, and none that was refused.
-    """
-
-    def __init__(self, client: aioredis.Redis, metrics: Metrics) -> None:
-        super().__init__(client)
-        self._metrics = metrics
-
-    async def save_game(self, before: GameState, after: GameState) -> None:
-        await super().save_game(before, after)
-        self._count_moves(before, after)
-
-    async def finish_game(self, before: GameState, after: GameState, settlement: Settlement) -> None:
-        await super().finish_game(before, after, settlement)
-        self._count_moves(before, after)
-        self._metrics.games_finished.labels(after.termination or "unknown").inc()
-
-    def _count_moves(self, before: GameState, after: GameState) -> None:
-        played = len(before.moves)
-        if len(after.moves) <= played or after.moves[:played] != before.moves:
-            return  # no move, or a takeback
-        first = Color.WHITE if after.initial_fen.lstrip().upper().startswith("W") else Color.BLACK
-        for index in range(played, len(after.moves)):
-            if after.moves[index] == _PASS_TEXT:
-                continue
-            color = first if index % 2 == 0 else first.opponent
-            self._metrics.moves.labels("ai" if after.player(color).is_ai else "human").inc()
 
 
 # -- the runtime -------------------------------------------------------------------------------------------------------
@@ -149,7 +113,7 @@ class Runtime:
         self.redis: aioredis.Redis | None = None
         self.ai: AiBackend | None = None
         self.metrics = Metrics()
-        self.store: MeteredStore | None = None
+        self.store: RedisGameStore | None = None
         self.relay = EventRelay()
         self.service: GameService | None = None
         self.sweeper: Sweeper | None = None
@@ -247,11 +211,7 @@ class Runtime:
         if self.settings.use_threads:
             ai = ThreadChooser(workers)
         else:
-            ai = AiPool(
-                workers,
-                queue_limit=AI_QUEUE_PER_WORKER * workers,
-                default_time=self.settings.ai_think_time_max,
-            )
+            ai = AiPool(workers, queue_limit=AI_QUEUE_PER_WORKER * workers)
         try:
             await ai.start()
         except PoolError as exc:
@@ -263,8 +223,10 @@ class Runtime:
 
     def _build_service(self) -> None:
         assert self.redis is not None and self.ai is not None
-        self.store = MeteredStore(self.redis, self.metrics)
-        self.service = GameService(self.store, MeteredChooser(self.ai, self.metrics), self.settings, sink=self.relay)
+        self.store = RedisGameStore(self.redis)
+        chooser = MeteredChooser(self.ai, self.metrics)
+        counter = self.metrics.count_events  # moves and endings, from the events of every committed step
+        self.service = GameService(self.store, chooser, self.settings, sink=self.relay, observers=[counter])
         self._stack.push_async_callback(stop_within, self.service.close, "the game service", SERVICE_STOP_TIMEOUT)
         self.sweeper = Sweeper(self.service)
         self.sweeper.start()

@@ -43,8 +43,9 @@ class Settings(BaseSettings):
     turn_time_default: float = Field(default=DAY, gt=0)
     turn_time_min: float = Field(default=MINUTE, gt=0)
     turn_time_max: float = Field(default=7 * DAY, gt=0)
-    ai_think_time_default: float = Field(default=1.0, gt=0)
     ai_think_time_max: float = Field(default=10.0, gt=0)
+    """The most an AI thinks a move: it caps each level's own time and the time a player asks for (the only setting of
+    AI thinking time: a game uses its level's time unless the player chose one)."""
     one_game_per_channel: bool = True
     rated_games_per_pair_per_day: int = Field(default=3, ge=0)
     sweep_interval: float = Field(default=15.0, gt=0)
@@ -60,8 +61,6 @@ class Settings(BaseSettings):
     def _check_ranges(self) -> Settings:
         if not self.turn_time_min <= self.turn_time_default <= self.turn_time_max:
             raise ValueError("TURN_TIME_DEFAULT must lie between TURN_TIME_MIN and TURN_TIME_MAX")
-        if self.ai_think_time_default > self.ai_think_time_max:
-            raise ValueError("AI_THINK_TIME_DEFAULT must not exceed AI_THINK_TIME_MAX")
         return self
 
     def summary(self) -> str:

@@ -30,7 +30,7 @@ from bot.games._render import challenge_content, history_line, leaderboard_embed
 from bot.games._respond import kind_of, metrics_of, send, within_deadline
 from bot.service import Challenge, EventKind, GameService, GameView, Result, ServiceError
 from bot.settings import Settings
-from core import VARIANTS
+from core import VARIANTS, RulesError
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -102,7 +102,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         original = getattr(error, "original", error)
         if isinstance(original, ServiceError):
             text = original.message
-        elif isinstance(original, Refusal):
+        elif isinstance(original, Refusal | RulesError):  # RulesError: a move the rules refuse
             text = str(original)
         elif isinstance(original, app_commands.NoPrivateMessage):
             text = say.GUILD_ONLY
@@ -186,7 +186,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         colour: str = "black",
         variant: str = "american",
         position: app_commands.Range[str, 1, 200] | None = None,
-        think: app_commands.Range[float, 0.01, 60.0] | None = None,
+        think: app_commands.Range[float, 0.01] | None = None,  # the service caps it (AI_THINK_TIME_MAX)
     ) -> None:
         work = self.service.play_ai(
             interaction.guild_id or 0,

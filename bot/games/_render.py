@@ -10,7 +10,17 @@ from collections.abc import Sequence
 import discord
 
 from bot.games._theme import ACTIVE_COLOUR
-from bot.service import Challenge, Event, EventKind, GameKind, GameState, GameView, LeaderboardEntry, PlayerStats
+from bot.service import (
+    Challenge,
+    Event,
+    EventKind,
+    GameKind,
+    GameState,
+    GameView,
+    LeaderboardEntry,
+    PlayerStats,
+    duration,
+)
 from core import Color, get_variant
 
 
@@ -87,11 +97,3 @@ def history_line(game: GameState, user_id: str) -> str:
         versus = f"against {other.name}"
     when = f"<t:{int(game.ended_at or game.updated_at)}:d>"
     return f"{outcome} {versus} · {game.end_text} · {when} · `{game.id}`"
-
-
-def duration(seconds: float) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            n = int(seconds // size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds:g} seconds"

@@ -4,7 +4,7 @@ small hosts, threads of the bot's own process), and the timing of its moves into
 from bot.pool._backend import AiBackend
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError, PoolError
 from bot.pool._metered import MeteredChooser
-from bot.pool._pool import AiPool, PoolCounters
+from bot.pool._pool import AiPool, PoolCounters, move_time
 from bot.pool._threads import ThreadChooser
 from bot.pool._worker import MoveFunction
 
@@ -19,4 +19,5 @@ __all__ = [
     "PoolCounters",
     "PoolError",
     "ThreadChooser",
+    "move_time",
 ]

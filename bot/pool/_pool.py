@@ -4,7 +4,7 @@ Searches are CPU-bound and hold the GIL, so they run in a :class:`~concurrent.fu
 event loop only awaits their futures. The pool adds what the bare executor lacks:
 
 * admission control: at most ``queue_limit`` moves waiting or running, beyond that :class:`PoolBusyError` at once;
-* a per-move time limit (the move's ``limits.time`` or a default, plus slack) ending in :class:`AiTimeoutError`;
+* a per-move time limit (the time the search is given, plus slack) ending in :class:`AiTimeoutError`;
 * recycling: a move still running at ``recycle_factor`` times its limit is stuck, and since a running task cannot be
   cancelled the whole executor is replaced and its workers killed;
 * recovery: when a worker dies (:class:`~concurrent.futures.process.BrokenProcessPool`) the executor is replaced and
@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from ai.api import GameInput, Limits, SearchResult, choose_move
+from ai.api import GameInput, Limits, SearchResult, UnknownLevelError, choose_move, get_level, merge_limits
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError
 from bot.pool._worker import MoveFunction, call_in_worker, init_worker, worker_pid
 
@@ -39,6 +39,17 @@ START_TIMEOUT = 60.0
 """Seconds :meth:`AiPool.start` waits for the workers to boot and import the AI."""
 UNHEALTHY_AFTER = 3
 """Consecutive timeouts or unavailable errors after which :attr:`AiPool.healthy` turns false."""
+UNTIMED_MOVE_TIME = 10.0
+"""Seconds granted to a search with no time limit (a level bounded by depth), before the slack."""
+
+
+def move_time(level: str, limits: Limits | None) -> float:
+    """The seconds a move searches: the time :func:`ai.api.choose_move` will give it (the caller's limit over the
+    level's own, see :func:`ai.api.merge_limits`), or :data:`UNTIMED_MOVE_TIME` for a search bounded otherwise."""
+    with contextlib.suppress(UnknownLevelError):  # the worker raises it (a test's target may read it as an order)
+        limits = merge_limits(get_level(level), limits)
+    seconds = limits.time if limits is not None else None
+    return seconds if seconds is not None else UNTIMED_MOVE_TIME
 
 _Job = Callable[[], SearchResult]
 """One move, bound to its arguments and picklable: what a worker runs."""
@@ -80,14 +91,13 @@ class AiPool:
         queue_limit: int,
         move_timeout_slack: float = 2.0,
         *,
-        default_time: float = 10.0,
         recycle_factor: float = 2.0,
         latency_window: int = 100,
         target: MoveFunction = choose_move,
         start_method: str = "spawn",
     ) -> None:
-        """``default_time`` is the time limit of a move whose ``limits.time`` is ``None``; a move still running at
-        ``recycle_factor`` times its limit gets its executor replaced. ``target`` replaces ``choose_move`` (tests).
+        """A move may search for its time (:func:`move_time`) plus ``move_timeout_slack``; one still running at
+        ``recycle_factor`` times that limit gets its executor replaced. ``target`` replaces ``choose_move`` (tests).
         ``start_method`` is ``"spawn"`` or ``"forkserver"``: never ``"fork"``, which copies the loop's threads."""
         if workers < 1 or queue_limit < 1:
             raise ValueError("workers and queue_limit must be at least 1")
@@ -96,7 +106,6 @@ class AiPool:
         self._workers = workers
         self._queue_limit = queue_limit
         self._slack = move_timeout_slack
-        self._default_time = default_time
         self._recycle_factor = recycle_factor
         self._target = target
         self._context = multiprocessing.get_context(start_method)
@@ -210,12 +219,12 @@ class AiPool:
         if self._in_flight >= self._queue_limit:
             self._counters.rejected += 1
             raise PoolBusyError(f"{self._in_flight} moves in flight, limit {self._queue_limit}")
-        requested = limits.time if limits is not None and limits.time is not None else self._default_time
         job = functools.partial(call_in_worker, self._target, level, game, limits, seed)
+        time_limit = move_time(level, limits) + self._slack
         self._in_flight += 1
         admitted = time.monotonic()
         try:
-            result = await self._run_with_retry(job, requested + self._slack)
+            result = await self._run_with_retry(job, time_limit)
         except Exception as exc:
             self._counters.failed += 1
             if isinstance(exc, AiTimeoutError | AiUnavailableError):

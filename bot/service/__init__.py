@@ -37,8 +37,9 @@ from bot.service._models import (
     Status,
     User,
 )
-from bot.service._ports import CommitConflict, EventSink, GameStore, MoveChooser, Settlement
-from bot.service._service import GameService, NullSink
+from bot.service._options import duration
+from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
+from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "CommitConflict",
     "Event",
     "EventKind",
+    "EventObserver",
     "EventSink",
     "GameKind",
     "GameNotOverError",
@@ -83,4 +85,5 @@ __all__ = [
     "UnknownChallengeError",
     "UnknownGameError",
     "User",
+    "duration",
 ]

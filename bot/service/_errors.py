@@ -1,10 +1,38 @@
-"""Typed errors of the game service.
+r"""Typed errors of the game service.
 
 Each error's message is written for the player who caused it and is short enough for an ephemeral reply. Every error
 is raised before anything is stored, so a failed call changes nothing.
+
+A move the rules refuse is the rules' own error, re-exported here: :class:`core.IllegalMoveError` (also for text that
+is not a move or names a square off the board) and its subclass :class:`core.AmbiguousMoveError`, whose
+``candidates`` list the full texts. They are :class:`core.RulesError`\ s, not :class:`ServiceError`\ s: a front end
+shows ``str(error)`` of both kinds.
 """
 
 from __future__ import annotations
+
+from core import AmbiguousMoveError, IllegalMoveError
+
+__all__ = [
+    "AlreadyPlayingError",
+    "AmbiguousMoveError",
+    "GameNotOverError",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidRequestError",
+    "NoOfferError",
+    "NotAPlayerError",
+    "NotYourTurnError",
+    "NothingToTakeBackError",
+    "OtherGuildError",
+    "PositionChangedError",
+    "SelfChallengeError",
+    "ServiceError",
+    "StoreUnavailableError",
+    "UnknownChallengeError",
+    "UnknownGameError",
+    "creation_refused",
+]
 
 
 class ServiceError(Exception):
@@ -33,18 +61,6 @@ class NotAPlayerError(ServiceError):
 
 class NotYourTurnError(ServiceError):
     """A player tried to move while it is the other side's turn."""
-
-
-class IllegalMoveError(ServiceError):
-    """The move text is malformed or the rules forbid the move (wraps :class:`core.RulesError`'s message)."""
-
-
-class AmbiguousMoveError(IllegalMoveError):
-    """Short capture text fits more than one path; ``candidates`` lists the full texts."""
-
-    def __init__(self, message: str, candidates: tuple[str, ...]) -> None:
-        super().__init__(message)
-        self.candidates = candidates
 
 
 class PositionChangedError(ServiceError):
@@ -84,3 +100,12 @@ class NothingToTakeBackError(ServiceError):
 
 class StoreUnavailableError(ServiceError):
     """The store could not be reached or kept failing; the request may be retried."""
+
+
+def creation_refused(tag: str) -> ServiceError:
+    """The refusal of a new game whose guarded write failed on ``tag`` (see :class:`bot.service.CommitConflict`)."""
+    if tag == "channel":
+        return AlreadyPlayingError("this channel already has a game in progress")
+    if tag == "pair":
+        return AlreadyPlayingError("you two already have a game in progress")
+    return PositionChangedError("the challenge changed meanwhile: look again")

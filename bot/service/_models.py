@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import enum
 import json
+import secrets
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
 from core import Board, Color
 
@@ -23,6 +24,18 @@ def color_name(color: Color) -> str:
 
 def parse_color(name: str) -> Color:
     return Color.BLACK if name == "black" else Color.WHITE
+
+
+def new_id() -> str:
+    """A fresh id for a game or a challenge (12 hex digits)."""
+    return secrets.token_hex(6)
+
+
+class _Evolving:
+    """A frozen dataclass's next value: ``evolve(**changes)`` is :func:`dataclasses.replace`."""
+
+    def evolve(self, **changes: Any) -> Self:
+        return replace(self, **changes)  # type: ignore[type-var]
 
 
 @dataclass(frozen=True)
@@ -115,7 +128,7 @@ class RatingChange:
 
 
 @dataclass(frozen=True)
-class GameState:
+class GameState(_Evolving):
     """Everything stored about one game. ``moves`` are PDN move texts (``pass`` where a blocked side passed)."""
 
     id: str
@@ -218,9 +231,6 @@ class GameState:
         data["rating_changes"] = tuple(RatingChange(**r) for r in data["rating_changes"])
         return cls(**data, moves=moves, version=version, board_message=board_message)
 
-    def evolve(self, **changes: Any) -> GameState:
-        return replace(self, **changes)
-
 
 class ChallengeStatus(enum.Enum):
     PENDING = "pending"
@@ -231,7 +241,7 @@ class ChallengeStatus(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Challenge:
+class Challenge(_Evolving):
     """A proposal of a game from one user to another (or to anyone in the channel when ``opponent`` is None)."""
 
     id: str
@@ -274,9 +284,6 @@ class Challenge:
         data["opponent"] = PlayerRef(**data["opponent"]) if data["opponent"] else None
         return cls(**data, version=version, message=message)
 
-    def evolve(self, **changes: Any) -> Challenge:
-        return replace(self, **changes)
-
 
 class EventKind(enum.Enum):
     CHALLENGE_CREATED = "challenge_created"
@@ -307,6 +314,9 @@ class Event:
     game_id: str | None = None
     challenge_id: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    """Details by kind: ``MOVE_PLAYED`` has ``move``, ``color`` (the mover's) and ``ai`` (whether the mover is an AI);
+    ``GAME_OVER`` has ``result``, ``termination`` and ``winner``; ``TAKEBACK_DONE`` has ``plies``; ``RATING_CHANGED``
+    has ``change`` (a :class:`RatingChange`). Observers such as the metrics read these, never the position."""
     guild_id: str | None = None
     """The guild the event happened in (set on challenge events, so a front end can show them after a restart)."""
     channel_id: str | None = None

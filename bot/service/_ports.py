@@ -6,7 +6,7 @@ implement these; the service never imports them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -140,3 +140,16 @@ class EventSink(Protocol):
     """Hears events that happen outside a caller's request: AI moves, timeouts, expiries."""
 
     async def publish(self, game: GameView | None, events: Sequence[Event]) -> None: ...
+
+
+class NullSink:
+    """An :class:`EventSink` that drops events (for callers that only use return values)."""
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
+        return None
+
+
+EventObserver = Callable[[Sequence[Event]], None]
+"""Hears the events of every step the service committed, once, whether a request or the background made it (the
+metrics count moves and endings with it). It must be quick and must not publish: the front end gets the events from
+the call's result or from the :class:`EventSink`."""

@@ -27,7 +27,7 @@ _BOARD_ID = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 def make_settings(**overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "exhibition_move_delay": 0.0,
-        "ai_think_time_default": 0.05,
+        "ai_think_time_max": 0.05,
         "discord_guild_id": None,
     }
     values.update(overrides)
@@ -147,8 +147,14 @@ async def play_first_move(harness: Harness, user: User, board: Message) -> str:
 
 
 @pytest.fixture
-async def pool() -> AsyncIterator[AiPool]:
-    workers = AiPool(workers=2, queue_limit=16, move_timeout_slack=5.0)
+def pool_type() -> type[AiPool]:
+    """The pool's class: a test module may override it (with a subclass that records what the pool is asked)."""
+    return AiPool
+
+
+@pytest.fixture
+async def pool(pool_type: type[AiPool]) -> AsyncIterator[AiPool]:
+    workers = pool_type(workers=2, queue_limit=16, move_timeout_slack=5.0)
     await workers.start()
     try:
         yield workers

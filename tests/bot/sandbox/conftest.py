@@ -29,7 +29,7 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "http_port": 0,
         "ai_workers": 1,
         "use_threads": True,
-        "ai_think_time_default": 0.05,
+        "ai_think_time_max": 0.05,
         "exhibition_move_delay": 0.0,
         "log_level": "INFO",
     }

@@ -10,10 +10,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from ai.api import GameInput, Limits, SearchResult, choose_move
-from bot.service import Event, GameService, GameView
+from bot.service import Event, EventObserver, GameService, GameView
 from bot.settings import Settings
 from bot.store import NAMESPACE, RedisGameStore
-from tests.support import Clock
+from tests.support import Clock, eventually
 
 START = 1_700_000_000.0
 
@@ -57,12 +57,17 @@ class EventLog:
 
 
 def make_settings(**overrides: Any) -> Settings:
-    values: dict[str, Any] = {"exhibition_move_delay": 0.0, "ai_think_time_default": 0.05}
+    values: dict[str, Any] = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05}
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
 ServiceFactory = Callable[..., GameService]
+
+
+async def ai_idle(service: GameService, within: float = 30.0) -> None:
+    """Wait until no AI turn of ``service`` is running (an AI move may start the next AI turn, as in an exhibition)."""
+    await eventually(lambda: service.ai_turns_in_flight == 0, within, "every AI turn done")
 
 
 @pytest.fixture
@@ -87,13 +92,19 @@ async def make_service(
     """Builds services on the session Redis (emptied for this test); every one is closed at teardown."""
     made: list[GameService] = []
 
-    def factory(client: aioredis.Redis | None = None, chooser_: Any = None, **overrides: Any) -> GameService:
+    def factory(
+        client: aioredis.Redis | None = None,
+        chooser_: Any = None,
+        observers: Sequence[EventObserver] = (),
+        **overrides: Any,
+    ) -> GameService:
         service = GameService(
             RedisGameStore(client if client is not None else redis_client),
             chooser_ if chooser_ is not None else chooser,
             make_settings(**overrides),
             clock=clock,
             sink=events,
+            observers=observers,
         )
         made.append(service)
         return service

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 from bot.service import GameService, GameView, NotYourTurnError, PositionChangedError, ServiceError, User
 from bot.store import NAMESPACE
 
-from .conftest import ServiceFactory, SlowChooser
+from .conftest import ServiceFactory, SlowChooser, ai_idle
 from .test_games import ANN, BOB, CHANNEL, GUILD, start_human_game
 
 
@@ -77,7 +77,7 @@ async def test_ai_answer_for_an_old_version_is_dropped(make_service: ServiceFact
     await slow.asked.wait()
     await service.resign(start.game.id, GUILD, ANN)  # the game changes while the AI thinks
     slow.release.set()
-    await service.drain()
+    await ai_idle(service)
     final = await service.state(start.game.id)
     assert final.game.moves == () and final.game.termination == "resignation"
 

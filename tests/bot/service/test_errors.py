@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 import redis.asyncio as aioredis
 
+import core
 from bot.service import (
     AlreadyPlayingError,
     AmbiguousMoveError,
@@ -25,6 +26,7 @@ from bot.service import (
     UnknownGameError,
     User,
 )
+from core import RulesError
 
 from .conftest import snapshot
 from .test_games import ANN, BOB, CHANNEL, GUILD, start_human_game
@@ -34,13 +36,15 @@ AMBIGUOUS_FEN = "W:W13,18,19,21,22,24,27,28,29,30,31:B1,4,5,6,7,10,12,14,15,20" 
 
 
 async def refused(
-    client: aioredis.Redis, error: type[ServiceError], match: str, call: Callable[[], Awaitable[object]]
-) -> ServiceError:
+    client: aioredis.Redis, error: type[ServiceError | RulesError], match: str, call: Callable[[], Awaitable[object]]
+) -> ServiceError | RulesError:
+    """``call`` fails with ``error`` (a service error, or core's error for a move the rules refuse), its message short
+    enough for a player, and the store unchanged."""
     before = await snapshot(client)
     with pytest.raises(error, match=match) as info:
         await call()
     assert await snapshot(client) == before
-    assert info.value.message and len(info.value.message) < 200
+    assert str(info.value) and len(str(info.value)) < 200
     return info.value
 
 
@@ -115,3 +119,9 @@ async def test_bad_ai_games(service: GameService, redis_client: aioredis.Redis) 
     assert start.game is not None
     gid = start.game.id
     await refused(r, InvalidRequestError, "draw", lambda: service.offer_draw(gid, GUILD, ANN))
+
+
+def test_move_errors_are_the_rules_own() -> None:
+    """The service re-uses core's move errors (a front end shows ``str(error)`` of them and of a ServiceError)."""
+    assert IllegalMoveError is core.IllegalMoveError and AmbiguousMoveError is core.AmbiguousMoveError
+    assert not issubclass(IllegalMoveError, ServiceError)

@@ -23,7 +23,7 @@ from bot.service import (
 from bot.settings import Settings
 from core import Board
 
-from .conftest import Clock, EventLog, ServiceFactory, ThreadChooser
+from .conftest import Clock, EventLog, ServiceFactory, ThreadChooser, ai_idle
 from .test_errors import refused
 from .test_games import ANN, BOB, CHANNEL, GUILD, start_human_game
 
@@ -158,18 +158,18 @@ async def test_the_sweeper_retries_an_ai_turn_that_failed(
     service = make_service(chooser_=flaky)
     start = await service.play_ai(GUILD, CHANNEL, ANN, "easy", color="white")  # the AI (Black) opens
     assert start.game is not None
-    await service.drain()
+    await ai_idle(service)
     assert [e.kind for e in events.events] == [EventKind.AI_FAILED]
     assert (await service.state(start.game.id)).game.moves == (), "stuck: nobody is thinking"
 
     await service.sweep()
-    await service.drain()
+    await ai_idle(service)
     assert flaky.calls == 3, "too soon: the sweeper leaves a fresh AI turn alone"
 
     for _ in range(failures // 3):
         clock.advance(service.settings.ai_retry_after + 1)
         await service.sweep()
-        await service.drain()
+        await ai_idle(service)
     view = await service.state(start.game.id)
     assert len(view.game.moves) == 1 and view.to_move.id == ANN.id, "the AI moved after all"
     assert [e.kind for e in events.events].count(EventKind.AI_FAILED) == 1, "the failure is said once"
@@ -178,7 +178,7 @@ async def test_the_sweeper_retries_an_ai_turn_that_failed(
     clock.advance(service.settings.ai_retry_after + 1)
     calls = flaky.calls
     await service.sweep()
-    await service.drain()
+    await ai_idle(service)
     assert flaky.calls == calls, "a person to move: nothing to retry"
 
 
@@ -192,9 +192,9 @@ async def test_the_sweeper_leaves_an_ai_turn_in_flight_alone(make_service: Servi
     await slow.asked.wait()
     clock.advance(service.settings.ai_retry_after + 1)
     await service.sweep()
-    assert slow.calls == 0 and len(service._ai_tasks) == 1, "no second search of the same turn"
+    assert slow.calls == 0 and service.ai_turns_in_flight == 1, "no second search of the same turn"
     slow.release.set()
-    await service.drain()
+    await ai_idle(service)
     assert len((await service.state(start.game.id)).game.moves) == 1
 
 

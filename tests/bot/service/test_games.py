@@ -18,7 +18,7 @@ from bot.service import (
 from core import Board
 from core.pdn import read_pdn
 
-from .conftest import EventLog
+from .conftest import EventLog, ai_idle
 
 ANN, BOB = User(101, "Ann"), User(202, "Bob")
 GUILD, CHANNEL = "g1", "c1"
@@ -95,7 +95,7 @@ async def test_whole_game_against_the_ai(service: GameService, events: EventLog)
     start = await service.play_ai(GUILD, CHANNEL, ANN, "easy", color="white")
     assert start.game is not None and not start.game.game.rated
     assert [e.kind for e in start.events] == [EventKind.GAME_STARTED, EventKind.AI_THINKING]
-    await service.drain()
+    await ai_idle(service)
     view = await service.state(start.game.id)
     assert len(view.game.moves) == 1 and view.to_move.id == ANN.id  # the AI (Black) has moved
     rng = random.Random(5)
@@ -103,7 +103,7 @@ async def test_whole_game_against_the_ai(service: GameService, events: EventLog)
         result = await service.move(view.id, GUILD, ANN, rng.randrange(len(view.legal_moves)), version=view.version)
         if result.game is not None and result.game.game.is_active:
             assert result.events[-1].kind is EventKind.AI_THINKING
-        await service.drain()
+        await ai_idle(service)
         view = await service.state(view.id)
     assert any(e.kind is EventKind.MOVE_PLAYED and e.text.startswith("AI (easy)") for e in events.events)
     stats = await service.stats(ANN.id, guild_id=GUILD)
@@ -125,7 +125,7 @@ async def test_blocked_side_passes_automatically_in_mini(service: GameService) -
     while view.game.is_active:
         if view.to_move.id == ANN.id:
             await service.move(view.id, GUILD, ANN, rng.choice(view.legal_moves))
-        await service.drain()
+        await ai_idle(service)
         view = await service.state(view.id)
     assert view.game.termination is not None and "pass" in view.game.moves
 
@@ -133,7 +133,7 @@ async def test_blocked_side_passes_automatically_in_mini(service: GameService) -
 async def test_exhibition_plays_itself_out(service: GameService, events: EventLog) -> None:
     start = await service.exhibition(GUILD, CHANNEL, "easy", "easy", variant="mini")
     assert start.game is not None and start.game.game.kind is GameKind.EXHIBITION
-    await service.drain()
+    await ai_idle(service)
     view = await service.state(start.game.id)
     assert not view.game.is_active and view.game.moves
     assert events.events[-1].kind is EventKind.GAME_OVER
@@ -166,7 +166,7 @@ async def test_takeback_against_the_ai_is_immediate(service: GameService) -> Non
     start = await service.play_ai(GUILD, CHANNEL, ANN, "easy", color="black")
     assert start.game is not None
     await service.move(start.game.id, GUILD, ANN, "11-15")
-    await service.drain()
+    await ai_idle(service)
     assert len((await service.state(start.game.id)).game.moves) == 2
     result = await service.takeback(start.game.id, GUILD, ANN)
     assert result.game is not None and result.game.game.moves == () and result.game.game.takebacks == 1
@@ -202,7 +202,7 @@ async def test_games_survive_a_new_service_instance(
     assert (await second.state(human.id)).game.moves == ("11-15",)
     assert {v.id for v in await second.user_games(BOB.id)} == {human.id, ai_game.game.id}
     assert await second.start() == 1  # resumes the AI's turn
-    await second.drain()
+    await ai_idle(second)
     resumed = await second.state(ai_game.game.id)
     assert len(resumed.game.moves) == 1 and resumed.to_move.id == BOB.id
     result = await second.move(human.id, GUILD, BOB, "22-18")

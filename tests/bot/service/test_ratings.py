@@ -8,7 +8,7 @@ import pytest
 
 from bot.service import CommitConflict, GameService, Rating
 from bot.service._ratings import after_game, is_provisional, update
-from bot.service._service import GLOBAL_SCOPE
+from bot.service._standings import GLOBAL_SCOPE, Standings
 from bot.store import RedisGameStore
 
 from .conftest import ServiceFactory
@@ -25,7 +25,7 @@ def test_glickman_example() -> None:
 
 
 def test_volatility_uses_the_deviation_not_the_rating() -> None:
-    # the PyPI glicko2 2.1.0 package gets this wrong for anyone not rated 1500
+    # the volatility step needs the deviation (phi), not the rating: a player far from 1500 keeps a sane volatility
     strong = after_game(Rating(2100, 60, 0.06, games=50), Rating(1500, 60), 0.0)
     assert 0.059 < strong.vol < 0.0605
     assert strong.rating < 2100 and strong.games == 51 and strong.losses == 1
@@ -62,7 +62,8 @@ async def test_ratings_change_once_even_if_the_end_is_processed_twice(
     assert ann.rating.games == 1 and ann.rating.wins == 1
     # process the same end again, as a second process would: the store refuses it and nothing changes
     store = RedisGameStore(redis_client)  # type: ignore[arg-type]
-    settled, settlement, _ = await service._settle(after.evolve(rating_changes=()))
+    standings = Standings(store, service.settings.rated_games_per_pair_per_day)
+    settled, settlement, _ = await standings.settle(after.evolve(rating_changes=()))
     with pytest.raises(CommitConflict):
         await store.finish_game(before, settled, settlement)
     assert await service.stats(ANN.id) == ann

@@ -2,7 +2,8 @@
 
 ``core`` stays the rules reference; the kernel is proven equal to it by perft (``tests/ai/kernel``). One module per
 concern: :mod:`~ai.kernel.tables` (a variant's constants), :mod:`~ai.kernel.movegen`, :mod:`~ai.kernel.perft`,
-:mod:`~ai.kernel.evaluation`, and :mod:`~ai.kernel.engine`, the bridge from ``core.Board``.
+:mod:`~ai.kernel.evaluation`, :mod:`~ai.kernel.tt`, :mod:`~ai.kernel.search`, and :mod:`~ai.kernel.engine`, the bridge
+from ``core.Board``. Use it through :class:`KernelPlayer`.
 
 numba is imported only when the kernel is first used, never by ``import ai`` or ``import ai.kernel``. Its compiled
 code is cached on disk (see :mod:`ai.kernel.cache` for the folder: ``NUMBA_CACHE_DIR``, else
@@ -12,6 +13,7 @@ code is cached on disk (see :mod:`ai.kernel.cache` for the folder: ``NUMBA_CACHE
 from __future__ import annotations
 
 from ai.kernel.cache import cache_dir
+from ai.kernel.player import DEFAULT_TABLE_ENTRIES, KernelPlayer
 
 
 def warm_up() -> float:
@@ -21,4 +23,4 @@ def warm_up() -> float:
     return run()
 
 
-__all__ = ["cache_dir", "warm_up"]
+__all__ = ["DEFAULT_TABLE_ENTRIES", "KernelPlayer", "cache_dir", "warm_up"]

@@ -1,17 +1,33 @@
-"""The bridge between ``core.Board`` and the compiled kernel: positions in, move texts and counts out.
+"""The bridge between ``core.Board`` and the compiled kernel: positions in, move texts and search results out.
 
-Nothing outside :mod:`ai.kernel` sees the kernel's arrays.
+Nothing outside :mod:`ai.kernel` sees the kernel's arrays. The root moves of a search are ``core``'s legal moves, so
+the move a search returns is legal by construction; the principal variation is replayed on a copy of the board and
+written as ``core`` writes moves.
+
+The arrays a search needs (buffers, the transposition table) are allocated once per process, variant and table size,
+and the table is kept between moves like ``master``'s.
 """
 
 from __future__ import annotations
 
+import random
 import time
+from dataclasses import dataclass, field
 
+import numpy as np
+
+from ai.api import Limits, SearchResult
 from ai.kernel import movegen as mg
 from ai.kernel import tables
 from ai.kernel.evaluation import evaluate as _evaluate
 from ai.kernel.perft import perft as _perft
+from ai.kernel.search import GENERATION, MAX_DEPTH, NODES, PLIES, ROOT, Array, new_keys, new_pv, new_work
+from ai.kernel.search import search as _search
+from ai.kernel.tt import new_table
 from core import PASS, Board, Color, Move, Variant
+
+DEFAULT_TIME = 2.0
+"""Seconds a move when the limits give no time (``master``'s default)."""
 
 
 def _node(board: Board) -> tuple[int, int, int, bool]:
@@ -89,6 +105,85 @@ def key_after(board: Board, move: Move) -> int:
     return tables.unsigned(int(h))
 
 
+def _history(board: Board) -> list[int]:
+    """The keys of the game's positions since its last irreversible move, the current one last."""
+    replay = Board(board.initial_fen, board.variant)
+    keys = [replay.hash]
+    for move in board.move_stack:
+        replay.push(move)
+        keys.append(replay.hash)
+    return [tables.signed(h) for h in keys[-board.halfmove_clock - 1 :]]
+
+
+@dataclass
+class _Session:
+    """The preallocated arrays of one variant's searches in this process."""
+
+    table_entries: int
+    table: Array = field(init=False)
+    buf: mg.Buffer = field(default_factory=lambda: mg.new_buffer(PLIES, rows=3))
+    stack: mg.Buffer = field(default_factory=mg.new_stack)
+    work: Array = field(default_factory=new_work)
+    pv: Array = field(default_factory=new_pv)
+    line: Array = field(default_factory=lambda: np.zeros(PLIES, dtype=np.int64))
+    searches: int = 0
+
+    def __post_init__(self) -> None:
+        self.table = new_table(self.table_entries)
+
+
+_SESSIONS: dict[tuple[str, int], _Session] = {}
+
+
+def _session(variant: Variant, table_entries: int) -> _Session:
+    session = _SESSIONS.get((variant.name, table_entries))
+    if session is None:
+        session = _SESSIONS[variant.name, table_entries] = _Session(table_entries)
+    return session
+
+
+def search(board: Board, limits: Limits, rng: random.Random, *, table_entries: int) -> SearchResult:
+    """Search ``board`` (which has a legal move) within ``limits``; equal moves are tried in an order ``rng`` picks."""
+    started = time.perf_counter()
+    legal = board.legal_moves
+    if len(legal) == 1:
+        only = legal[0].text()
+        return SearchResult(only, 0.0, 0, (only,), 0, 0.0)
+    variant = board.variant
+    rng.shuffle(legal)
+    roots = np.array([_packed(variant, m) for m in legal], dtype=np.int64)
+    session = _session(variant, table_entries)
+    session.searches += 1
+    history = _history(board)
+    keys = new_keys(history)
+    work = session.work
+    work[ROOT] = len(history) - 1
+    work[GENERATION] = session.searches
+    me, opp, kings, black = _node(board)
+    seconds = limits.time if limits.time is not None else DEFAULT_TIME
+    depth = min(MAX_DEPTH, limits.depth) if limits.depth is not None else MAX_DEPTH
+    best, score, done, length = _search(
+        me, opp, kings, black, history[-1], board.halfmove_clock, roots, depth, float(seconds), limits.nodes or 0,
+        tables.of(variant), session.table, session.buf, session.stack, keys, work, session.pv, session.line,
+    )  # fmt: skip
+    move = next(m.text() for m in legal if _packed(variant, m) == best)
+    pv = _replay(board, [int(m) for m in session.line[:length]])
+    return SearchResult(move, float(score), int(done), tuple(pv), int(work[NODES]), time.perf_counter() - started)
+
+
+def _replay(board: Board, line: list[int]) -> list[str]:
+    """The texts of the moves of ``line`` that are legal in turn from ``board`` (which is left as it was)."""
+    replay = board.copy()
+    texts: list[str] = []
+    for move in line:
+        found = next((m for m in replay.legal_moves if _packed(board.variant, m) == move), None)
+        if found is None:
+            break
+        texts.append(found.text())
+        replay.push(found)
+    return texts
+
+
 def warm_up() -> float:
     """Compile the kernel, or load it from the on-disk cache, by running every entry point once; the seconds it took."""
     started = time.perf_counter()
@@ -98,4 +193,5 @@ def warm_up() -> float:
     evaluate(board)
     key(board)
     key_after(board, board.legal_moves[0])
+    search(Board(), Limits(nodes=200), random.Random(0), table_entries=2)
     return time.perf_counter() - started

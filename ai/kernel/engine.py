@@ -142,6 +142,11 @@ def _session(variant: Variant, table_entries: int) -> _Session:
     return session
 
 
+def forget() -> None:
+    """Drop this process's transposition tables and buffers (the next search starts with an empty table)."""
+    _SESSIONS.clear()
+
+
 def search(board: Board, limits: Limits, rng: random.Random, *, table_entries: int) -> SearchResult:
     """Search ``board`` (which has a legal move) within ``limits``; equal moves are tried in an order ``rng`` picks."""
     started = time.perf_counter()

@@ -11,7 +11,7 @@ from ai.kernel.jit import njit, popcount
 
 
 @njit
-def _runaways(men: int, empty: int, black: bool, k: t.Table) -> int:
+def _runaways(men: int, empty: int, black: bool, k: t.Constants) -> int:
     """Men one step from crowning with a free crowning square ahead."""
     side = 1 if black else 0
     near = men & k[t.BEFORE_CROWN + side]
@@ -26,7 +26,7 @@ def _runaways(men: int, empty: int, black: bool, k: t.Table) -> int:
 
 
 @njit
-def _mobility(own_kings: int, empty: int, k: t.Table) -> int:
+def _mobility(own_kings: int, empty: int, k: t.Constants) -> int:
     """Empty squares next to a side's kings, counted once per king and direction."""
     if not own_kings:
         return 0
@@ -36,7 +36,7 @@ def _mobility(own_kings: int, empty: int, k: t.Table) -> int:
 
 
 @njit
-def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Table) -> int:
+def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     """The evaluation in hundredths of a man for the side to move."""
     empty = k[t.VALID] & ~(me | opp)
     my_kings = me & kings

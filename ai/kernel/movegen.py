@@ -48,7 +48,7 @@ def pack(frm: int, to: int, captured: int) -> int:
 
 
 @njit
-def jumpers(me: int, opp: int, kings: int, black: bool, k: t.Table) -> int:
+def jumpers(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     """The pieces of the side to move that have a jump."""
     s = k[t.SHORT]
     l = k[t.LONG]
@@ -65,7 +65,7 @@ def jumpers(me: int, opp: int, kings: int, black: bool, k: t.Table) -> int:
 
 
 @njit
-def step_count(me: int, opp: int, kings: int, black: bool, k: t.Table) -> int:
+def step_count(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     """The number of non-capturing steps of the side to move (bulk-counted)."""
     s = k[t.SHORT]
     l = k[t.LONG]
@@ -107,7 +107,7 @@ def _unique(buf: Buffer, first: int, n: int) -> int:
 
 
 @njit
-def captures(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, at: int, stack: Buffer) -> int:
+def captures(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Buffer, at: int, stack: Buffer) -> int:
     """Write every capture from ``at`` on; return the end offset."""
     s = k[t.SHORT]
     l = k[t.LONG]
@@ -166,7 +166,7 @@ def captures(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer
 
 
 @njit
-def steps(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, at: int) -> int:
+def steps(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Buffer, at: int) -> int:
     """Write every non-capturing step from ``at`` on (call only without a capture); return the end offset."""
     empty = k[t.VALID] & ~(me | opp)
     back = me & kings
@@ -192,7 +192,7 @@ def steps(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, a
 
 
 @njit
-def generate(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, at: int, stack: Buffer) -> int:
+def generate(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Buffer, at: int, stack: Buffer) -> int:
     """Write every legal move (no pass) from ``at`` on: the captures if there are any, else the steps."""
     if jumpers(me, opp, kings, black, k):
         return captures(me, opp, kings, black, k, buf, at, stack)
@@ -200,7 +200,7 @@ def generate(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer
 
 
 @njit
-def count(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, at: int, stack: Buffer) -> int:
+def count(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Buffer, at: int, stack: Buffer) -> int:
     """The number of legal moves (no pass); captures are generated from ``at`` on, steps only counted."""
     if jumpers(me, opp, kings, black, k):
         return captures(me, opp, kings, black, k, buf, at, stack) - at
@@ -208,13 +208,13 @@ def count(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, a
 
 
 @njit
-def can_pass(me: int, opp: int, kings: int, black: bool, k: t.Table, buf: Buffer, at: int, stack: Buffer) -> bool:
+def can_pass(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Buffer, at: int, stack: Buffer) -> bool:
     """Whether a blocked side passes: the variant passes, both sides have pieces and the opponent can move."""
     return k[t.PASSES] != 0 and me != 0 and opp != 0 and count(opp, me, kings, not black, k, buf, at, stack) > 0
 
 
 @njit
-def apply(me: int, opp: int, kings: int, black: bool, move: int, k: t.Table) -> tuple[int, int, int]:
+def apply(me: int, opp: int, kings: int, black: bool, move: int, k: t.Constants) -> tuple[int, int, int]:
     """The child node's ``(me, opp, kings)`` after ``move``, sides swapped (so ``me`` is the opponent's pieces)."""
     if move == PASS:
         return opp, me, kings
@@ -230,7 +230,7 @@ def apply(me: int, opp: int, kings: int, black: bool, move: int, k: t.Table) -> 
 
 
 @njit
-def key_after(h: int, kings: int, black: bool, move: int, k: t.Table) -> int:
+def key_after(h: int, kings: int, black: bool, move: int, k: t.Constants) -> int:
     """The Zobrist key after ``move`` from a node with key ``h`` and kings ``kings`` (``core.Board.push``'s update)."""
     h ^= k[t.SIDE_KEY]
     if move == PASS:
@@ -264,7 +264,7 @@ def clock_after(clock: int, kings: int, move: int) -> int:
 
 
 @njit
-def key_of(black_pieces: int, white_pieces: int, kings: int, white_to_move: bool, k: t.Table) -> int:
+def key_of(black_pieces: int, white_pieces: int, kings: int, white_to_move: bool, k: t.Constants) -> int:
     """The Zobrist key of a position from scratch (``core.zobrist.hash_position``)."""
     h = k[t.SIDE_KEY] if white_to_move else 0
     for row, board in ((0, black_pieces), (2, white_pieces)):

@@ -9,7 +9,9 @@ from ai.kernel.jit import njit
 
 
 @njit
-def perft(me: int, opp: int, kings: int, black: bool, depth: int, k: t.Table, buf: mg.Buffer, stack: mg.Buffer) -> int:
+def perft(
+    me: int, opp: int, kings: int, black: bool, depth: int, k: t.Constants, buf: mg.Buffer, stack: mg.Buffer
+) -> int:
     """The number of leaf positions ``depth`` plies below the node (``buf`` has room for ``depth + 1`` plies)."""
     if depth == 0:
         return 1

@@ -3,8 +3,9 @@
 - Aspiration windows: from depth :data:`ASPIRATION_FROM` on, an iteration first searches a window of
   :data:`ASPIRATION` around the last score and opens the failing side to the full range if the score falls outside.
 - The transposition table of :mod:`ai.kernel.tt`; move ordering by the table's move, then captures by the number of
-  pieces taken, two killer moves per ply and the history heuristic; late-move reductions of quiet moves in null-window
-  searches.
+  pieces taken, two killer moves per ply and the history heuristic (raised for a quiet move that cuts off, lowered for
+  the quiet moves tried before it); late-move reductions of quiet moves in null-window searches, growing with the
+  depth and the move's rank.
 - Capture quiescence: captures are compulsory, so at the depth limit the search goes on while the side to move has a
   capture, and a position is only evaluated when it is quiet. A node with a single legal move is not counted as a ply.
 - Draws from the game's history: a king's step back into a position that occurred since the last capture or man move
@@ -13,8 +14,8 @@
 - The budget: nodes are counted at every node and the clock is read every ``CHECK_MASK + 1`` nodes; an iteration cut
   off keeps the best root move it had completed, and no new iteration starts once half of the time is gone.
 
-The mutable state lives in arrays the caller allocates once (:func:`new_work`, :func:`new_keys`, the move buffer and
-the table), so a search allocates nothing.
+The mutable state lives in arrays the caller allocates (:func:`new_work`, :func:`new_keys`, the move buffer and the
+table), so the compiled code allocates nothing.
 
 Plies are passed to ``pvs`` as int64 values, never as literals: numba compiles a separate copy of a function for a
 literal argument, and a recursive function whose copies call each other cannot be loaded back from the on-disk cache
@@ -204,7 +205,7 @@ def pvs(
     ply: int,
     alpha: int,
     beta: int,
-    k: t.Table,
+    k: t.Constants,
     table: Array,
     buf: mg.Buffer,
     stack: mg.Buffer,
@@ -332,7 +333,7 @@ def search(
     max_depth: int,
     seconds: float,
     max_nodes: int,
-    k: t.Table,
+    k: t.Constants,
     table: Array,
     buf: mg.Buffer,
     stack: mg.Buffer,

@@ -21,7 +21,7 @@ from core import Variant, zobrist
 from core.geometry import Geometry
 from core.variants import BlockedRule
 
-Table = npt.NDArray[np.int64]
+Constants = npt.NDArray[np.int64]
 
 # Rules.
 SHORT = 0
@@ -116,7 +116,7 @@ def _evaluation(g: Geometry, table: list[int], weights: tuple[int, ...]) -> None
     table[WEIGHTS : WEIGHTS + len(weights)] = weights
 
 
-def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Table:
+def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants:
     """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s)."""
     g = variant.geometry
     table = [0] * SIZE
@@ -137,10 +137,10 @@ def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Table:
     return np.array(table, dtype=np.int64)
 
 
-_BUILT: dict[str, Table] = {}
+_BUILT: dict[str, Constants] = {}
 
 
-def of(variant: Variant) -> Table:
+def of(variant: Variant) -> Constants:
     """The constant table of ``variant`` with ``master``'s weights, built once per process (do not write to it)."""
     table = _BUILT.get(variant.name)
     if table is None:

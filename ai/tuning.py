@@ -6,8 +6,7 @@
    pending) with the final result from the side to move's point of view (1 won, ½ drawn, 0 lost).
 2. ``python -m ai.tuning fit --data /tmp/selfplay.jsonl``: fits ``P(win) = sigmoid(w · features)`` by Newton's
    method on the cross-entropy with a little L2, then scales the weights so that a man is worth 100 and writes
-   ``ai/data/eval_weights.json``. This step needs numpy (``pip install 'kingme[tune]'``), which is imported here
-   only: the runtime reads the JSON.
+   ``ai/data/eval_weights.json``. The runtime reads the JSON.
 """
 
 from __future__ import annotations
@@ -72,10 +71,7 @@ def generate(games: int, out: Path, seed: int, nodes: int) -> None:
 
 
 def fit(data: Path, l2: float = 1e-3) -> dict[str, float]:
-    try:
-        import numpy as np  # type: ignore[import-not-found, unused-ignore]  # the optional extra ``tune``
-    except ModuleNotFoundError as missing:
-        raise ModuleNotFoundError("fitting the weights needs numpy: pip install 'kingme[tune]'") from missing
+    import numpy as np  # here, not at the top: importing ai must not pay for numpy
 
     rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
     array = np.array(rows, dtype=float)

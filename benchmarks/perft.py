@@ -1,6 +1,9 @@
 """Perft speed: leaves per second of King Me's move generator, optionally beside py-draughts in the same run.
 
-    python -m benchmarks.perft [--depth 9] [--repeat 3] [--vs py-draughts]
+    python -m benchmarks.perft [--depth 9] [--repeat 3] [--kernel-depth 11] [--vs py-draughts]
+
+``core``'s pure-Python generator runs perft ``--depth``; the compiled kernel (``ai/kernel``) runs ``--kernel-depth``,
+compiled or loaded from its cache before the clock starts.
 
 py-draughts's ``AmericanBoard`` lets a player skip a capture, so the peer's perft filters its legal moves to the
 captures whenever there is one (which makes its counts right; they are checked against ours). The peer runs in its
@@ -12,7 +15,10 @@ from __future__ import annotations
 import argparse
 import platform
 import time
+from collections.abc import Callable
 
+import ai.kernel
+from ai.kernel import engine as kernel_engine
 from benchmarks._peer import run_peer
 from core import Board, perft
 
@@ -48,14 +54,14 @@ print(json.dumps({"leaves": leaves, "seconds": best}))
 """
 
 
-def measure(depth: int, repeat: int) -> tuple[int, float]:
-    """Our leaf count and best time over ``repeat`` runs."""
+def measure(depth: int, repeat: int, count: Callable[[Board, int], int] = perft) -> tuple[int, float]:
+    """A perft's leaf count from the start and its best time over ``repeat`` runs."""
     best = float("inf")
     leaves = 0
     for _ in range(repeat):
         board = Board()
         started = time.perf_counter()
-        leaves = perft(board, depth)
+        leaves = count(board, depth)
         best = min(best, time.perf_counter() - started)
     return leaves, best
 
@@ -63,6 +69,7 @@ def measure(depth: int, repeat: int) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--depth", type=int, default=9)
+    parser.add_argument("--kernel-depth", type=int, default=11, help="the compiled kernel's depth (default 11)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per engine; the best time counts")
     parser.add_argument("--vs", choices=["py-draughts"], help="also run the peer in the same benchmark run")
     args = parser.parse_args()
@@ -71,6 +78,12 @@ def main() -> None:
     leaves, seconds = measure(args.depth, args.repeat)
     ours = leaves / seconds
     print(f"King Me      {leaves:>12,} leaves  {seconds:8.2f} s  {ours:>12,.0f} leaves/s")
+    ready = ai.kernel.warm_up()
+    k_leaves, k_seconds = measure(args.kernel_depth, args.repeat, kernel_engine.perft)
+    print(
+        f"kernel       {k_leaves:>12,} leaves  {k_seconds:8.2f} s  {k_leaves / k_seconds:>12,.0f} leaves/s"
+        f"  (perft {args.kernel_depth}; ready in {ready:.2f} s)"
+    )
     if args.vs:
         peer = run_peer(PEER_PERFT, str(args.depth), str(args.repeat))
         peer_leaves, peer_seconds = int(str(peer["leaves"])), float(str(peer["seconds"]))

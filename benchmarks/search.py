@@ -1,8 +1,12 @@
 """Search speed: nodes per second and the depth reached in a fixed time, on a fixed set of positions.
 
-    python benchmarks/search.py                     # master and hard, 1 s a position
+    python benchmarks/search.py                     # the kernel, master and hard, 1 s a position
     python benchmarks/search.py --vs py-draughts    # and py-draughts's SimpleEngine in the same run
-    python benchmarks/search.py --time 2 --levels master
+    python benchmarks/search.py --time 2 --levels kernel master
+
+``kernel`` is the compiled search of ``ai/kernel`` (:class:`ai.kernel.KernelPlayer`), compiled or loaded from its cache
+before the clock starts; ``master`` is today's pure-Python search. Each engine starts every position with an empty
+transposition table.
 
 py-draughts is not a dependency of King Me: with ``--vs py-draughts`` it runs in the throwaway venv ``.bench-venv``
 (created with ``py-draughts==1.10.1`` on first use, see ``benchmarks/_peer.py``), its captures made compulsory.
@@ -19,10 +23,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import ai.kernel
 from ai.api import Limits, get_level
+from ai.kernel import engine as kernel_engine
 from ai.search import Engine
 from ai.tt import TranspositionTable
 from core import Board
+
+KERNEL = "kernel"
+"""The column of the compiled kernel's player (not a level yet)."""
 
 POSITIONS: list[tuple[str, str]] = [
     ("start", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"),
@@ -51,7 +60,10 @@ class Row:
 
 def run_level(level: str, fen: str, seconds: float) -> Row:
     board = Board(fen)
-    if level == "master":
+    if level == KERNEL:
+        kernel_engine.forget()
+        result = ai.kernel.KernelPlayer().choose(board, Limits(time=seconds), random.Random(0))
+    elif level == "master":
         result = Engine(board, Limits(time=seconds), TranspositionTable()).run(random.Random(0))
     else:
         result = get_level(level).factory().choose(board, Limits(time=seconds), random.Random(0))
@@ -61,11 +73,13 @@ def run_level(level: str, fen: str, seconds: float) -> Row:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="search speed: nodes per second and depth in a fixed time")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a position (default 1)")
-    parser.add_argument("--levels", nargs="+", default=["master", "hard"])
+    parser.add_argument("--levels", nargs="+", default=[KERNEL, "master", "hard"], help="levels, or kernel")
     parser.add_argument("--vs", choices=["py-draughts"], help="also run py-draughts's engine (in .bench-venv)")
     args = parser.parse_args(argv)
     columns = list(args.levels) + (["py-draughts"] if args.vs else [])
     table: dict[str, list[Row]] = {name: [] for name in columns}
+    if KERNEL in args.levels:
+        print(f"kernel ready in {ai.kernel.warm_up():.2f} s (compiled, or loaded from {ai.kernel.cache_dir()})")
     peer = None
     if args.vs:
         from benchmarks.pydraughts_worker import Client
@@ -95,11 +109,14 @@ def main(argv: list[str] | None = None) -> None:
         depth = sum(r.depth for r in table[c]) / len(table[c])
         totals[c] = (nodes / seconds if seconds else 0.0, depth)
         print(f"{c:<16} {nodes / seconds:>10.0f} nodes/s over {seconds:.1f} s, mean depth {depth:.1f}")
-    if "py-draughts" in totals:
-        peer_nps, peer_depth = totals["py-draughts"]
+    for base in ("master", "py-draughts"):
+        if base not in totals:
+            continue
+        base_nps, base_depth = totals[base]
         for c in args.levels:
-            nps, depth = totals[c]
-            print(f"{c} / py-draughts: {nps / peer_nps:.2f}x nodes per second, mean depth {depth - peer_depth:+.1f}")
+            if c != base:
+                nps, depth = totals[c]
+                print(f"{c} / {base}: {nps / base_nps:.2f}x nodes per second, mean depth {depth - base_depth:+.1f}")
 
 
 if __name__ == "__main__":

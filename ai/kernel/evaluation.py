@@ -1,0 +1,62 @@
+"""``master``'s evaluation compiled: the features of ``ai/features.py`` times the tuned weights, for the side to move.
+
+Each feature is the side to move's count minus the opponent's; the masks and weights come from the variant's table
+(:mod:`ai.kernel.tables`), so a re-fitted set of weights is a new table, not new code.
+"""
+
+from __future__ import annotations
+
+from ai.kernel import tables as t
+from ai.kernel.jit import njit, popcount
+
+
+@njit
+def _runaways(men: int, empty: int, black: bool, k: t.Constants) -> int:
+    """Men one step from crowning with a free crowning square ahead."""
+    side = 1 if black else 0
+    near = men & k[t.BEFORE_CROWN + side]
+    if not near:
+        return 0
+    free = empty & k[t.CROWN_ROW + side]
+    s = k[t.SHORT]
+    l = k[t.LONG]
+    if black:
+        return popcount(((free >> s) | (free >> l)) & near)
+    return popcount(((free << s) | (free << l)) & near)
+
+
+@njit
+def _mobility(own_kings: int, empty: int, k: t.Constants) -> int:
+    """Empty squares next to a side's kings, counted once per king and direction."""
+    if not own_kings:
+        return 0
+    s = k[t.SHORT]
+    l = k[t.LONG]
+    return popcount(((own_kings << s) | (own_kings << l) | (own_kings >> s) | (own_kings >> l)) & empty)
+
+
+@njit
+def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
+    """The evaluation in hundredths of a man for the side to move."""
+    empty = k[t.VALID] & ~(me | opp)
+    my_kings = me & kings
+    op_kings = opp & kings
+    my_men = me ^ my_kings
+    op_men = opp ^ op_kings
+    mine = 1 if black else 0
+    theirs = 1 - mine
+    n_me = popcount(me)
+    n_op = popcount(opp)
+    w = t.WEIGHTS
+    value = k[w] * (popcount(my_men) - popcount(op_men))
+    value += k[w + 1] * (popcount(my_kings) - popcount(op_kings))
+    value += k[w + 2] * (popcount(my_men & k[t.BACK + mine]) - popcount(op_men & k[t.BACK + theirs]))
+    value += k[w + 3] * (popcount(my_men & k[t.CENTRE]) - popcount(op_men & k[t.CENTRE]))
+    value += k[w + 4] * (popcount(my_kings & k[t.CENTRE]) - popcount(op_kings & k[t.CENTRE]))
+    value += k[w + 5] * (popcount(my_men & k[t.MIDDLE + mine]) - popcount(op_men & k[t.MIDDLE + theirs]))
+    value += k[w + 6] * (popcount(my_men & k[t.ADVANCED + mine]) - popcount(op_men & k[t.ADVANCED + theirs]))
+    value += k[w + 7] * (popcount(me & k[t.EDGE]) - popcount(opp & k[t.EDGE]))
+    value += k[w + 8] * (_mobility(my_kings, empty, k) - _mobility(op_kings, empty, k))
+    value += k[w + 9] * (_runaways(my_men, empty, black, k) - _runaways(op_men, empty, not black, k))
+    value += k[w + 10] * (n_me - n_op) * (k[t.START_PIECES] - n_me - n_op)
+    return int(value)

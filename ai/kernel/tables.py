@@ -1,0 +1,148 @@
+"""A variant's constants as one int64 array for the compiled kernel: rules, Zobrist keys and the evaluation.
+
+The kernel keeps ``core``'s layout: square ``n`` at bit ``n - 1 + (n - 1) // (2 * per_row)`` with a ghost bit after
+every two rows, Black moving towards higher bits. Bitboards are int64 rather than uint64: the highest square is bit 34,
+and numba turns arithmetic that mixes uint64 with int64 (every literal) into floating point, so signed words are the
+safe choice. Zobrist keys are ``core.zobrist``'s, reinterpreted as int64, so the kernel's hash is ``core``'s.
+
+The array is built here with numpy only (no numba), once per variant; the ``*_AT`` names are offsets into it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from core import Variant, zobrist
+from core.geometry import Geometry
+from core.variants import BlockedRule
+
+Constants = npt.NDArray[np.int64]
+
+# Rules.
+SHORT = 0
+LONG = 1
+VALID = 2
+BLACK_CROWN = 3
+"""The squares where a black man crowns (White's home row), 0 without kings."""
+WHITE_CROWN = 4
+MULTI_JUMP = 5
+PASSES = 6
+COUNT_WINS = 7
+"""When neither side can move, the side with more pieces wins (mini); otherwise a blocked game is drawn."""
+MOVE_LIMIT = 8
+GROUP = 9
+"""Bits per pair of rows, ghost included: the square index of bit ``b`` is ``b - b // GROUP``."""
+
+# Evaluation: masks (a pair is White's then Black's), then the weights in :data:`FEATURES` order.
+CENTRE = 16
+EDGE = 17
+BACK = 18
+MIDDLE = 20
+ADVANCED = 22
+BEFORE_CROWN = 24
+CROWN_ROW = 26
+START_PIECES = 28
+WEIGHTS = 32
+FEATURES = (
+    "man",
+    "king",
+    "back_guard",
+    "centre_man",
+    "centre_king",
+    "middle_man",
+    "advanced_man",
+    "edge",
+    "king_mobility",
+    "runaway",
+    "trade",
+)
+"""``master``'s features (``ai/features.py``), in the order of their weights in the table."""
+
+# Zobrist keys: four rows of 64 (black men, black kings, white men, white kings) by bit, then the side key.
+ZOBRIST = 64
+SIDE_KEY = ZOBRIST + 4 * 64
+SIZE = SIDE_KEY + 1
+
+
+def signed(key: int) -> int:
+    """A 64-bit unsigned key as the int64 the kernel uses."""
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+def unsigned(key: int) -> int:
+    """The kernel's int64 key as ``core``'s unsigned hash."""
+    return key & ((1 << 64) - 1)
+
+
+@cache
+def master_weights() -> tuple[int, ...]:
+    """The tuned weights of ``master``'s evaluation (``ai/data/eval_weights.json``), rounded as ``master`` rounds."""
+    text = resources.files("ai").joinpath("data/eval_weights.json").read_text(encoding="utf-8")
+    weights = json.loads(text)["weights"]
+    return tuple(round(float(weights.get(name, 0.0))) for name in FEATURES)
+
+
+def _rows(g: Geometry, rows: range, black: bool) -> int:
+    """The squares on ``rows`` counted from a side's own back row (row 0)."""
+
+    def own_row(n: int) -> int:
+        return g.row_of_square[n] if black else g.size - 1 - g.row_of_square[n]
+
+    return g.mask(n for n in range(1, g.squares + 1) if own_row(n) in rows)
+
+
+def _evaluation(g: Geometry, table: list[int], weights: tuple[int, ...]) -> None:
+    size = g.size
+    centre = range(size // 2 - 2, size // 2 + 2)
+    squares = range(1, g.squares + 1)
+    table[CENTRE] = g.mask(n for n in squares if g.row_of_square[n] in centre and g.col_of_square[n] in centre)
+    table[EDGE] = g.mask(n for n in squares if g.col_of_square[n] in (0, size - 1))
+    bands = (
+        (BACK, range(0, 1)),
+        (MIDDLE, range(size // 2 - 1, size // 2 + 1)),
+        (ADVANCED, range(size // 2 + 1, size - 1)),
+        (BEFORE_CROWN, range(size - 2, size - 1)),
+        (CROWN_ROW, range(size - 1, size)),
+    )
+    for at, rows in bands:
+        table[at] = _rows(g, rows, black=False)
+        table[at + 1] = _rows(g, rows, black=True)
+    table[START_PIECES] = 2 * g.start_rows * g.per_row
+    table[WEIGHTS : WEIGHTS + len(weights)] = weights
+
+
+def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants:
+    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s)."""
+    g = variant.geometry
+    table = [0] * SIZE
+    table[SHORT], table[LONG], table[VALID] = g.short, g.long, g.valid
+    table[BLACK_CROWN] = g.white_home if variant.kings else 0
+    table[WHITE_CROWN] = g.black_home if variant.kings else 0
+    table[MULTI_JUMP] = int(variant.multi_jump)
+    table[PASSES] = int(variant.passes)
+    table[COUNT_WINS] = int(variant.blocked is BlockedRule.PASSES_COUNT)
+    table[MOVE_LIMIT] = variant.move_limit
+    table[GROUP] = 2 * g.per_row + 1
+    _evaluation(g, table, master_weights() if weights is None else weights)
+    keys = (zobrist.BLACK_MAN, zobrist.BLACK_KING, zobrist.WHITE_MAN, zobrist.WHITE_KING)
+    for row, kind in enumerate(keys):
+        for mask, key in kind.items():
+            table[ZOBRIST + 64 * row + mask.bit_length() - 1] = signed(key)
+    table[SIDE_KEY] = signed(zobrist.WHITE_TO_MOVE)
+    return np.array(table, dtype=np.int64)
+
+
+_BUILT: dict[str, Constants] = {}
+
+
+def of(variant: Variant) -> Constants:
+    """The constant table of ``variant`` with ``master``'s weights, built once per process (do not write to it)."""
+    table = _BUILT.get(variant.name)
+    if table is None:
+        table = _BUILT[variant.name] = build(variant)
+    return table

@@ -1,0 +1,54 @@
+"""The kernel loads lazily and from its on-disk cache: ``import ai.kernel`` does not import numba, and a second process
+runs the compiled code that the first one left in the cache without compiling anything (this module runs first among
+the kernel's tests, so on a cold cache it also does the compiling for them)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ai.kernel.cache import base_dir, cache_dir
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _python(code: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=os.environ.copy(), capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def _files(folder: Path) -> dict[Path, int]:
+    return {path: path.stat().st_mtime_ns for path in folder.rglob("*") if path.is_file()}
+
+
+def test_importing_the_kernel_does_not_import_numba() -> None:
+    out = _python("import sys, ai, ai.kernel; ai.kernel.KernelPlayer(); print('numba' in sys.modules)")
+    assert out.strip() == "False"
+
+
+def test_a_second_process_runs_the_cached_kernel() -> None:
+    warm = "import ai.kernel; print(ai.kernel.warm_up())"
+    _python(warm)
+    cached = _files(cache_dir())
+    assert any(path.suffix == ".nbi" for path in cached)
+    _python(warm)
+    assert _files(cache_dir()) == cached  # loaded and ran every entry point, compiled nothing
+
+
+def test_cache_folder_follows_the_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("NUMBA_CACHE_DIR", "KINGME_DATA", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert base_dir() == tmp_path / "xdg" / "kingme" / "numba"
+    monkeypatch.setenv("KINGME_DATA", str(tmp_path / "data"))
+    assert base_dir() == tmp_path / "data" / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    assert base_dir() == tmp_path / "numba"
+    assert cache_dir().parent == tmp_path / "numba" and cache_dir().name.startswith("kernel-")

@@ -1,6 +1,6 @@
 """Quick strength check: two players meet from ACF ballots with the colours swapped, each with its own time.
 
-    python benchmarks/match.py master seed-ab3 --games 20 --time-a 0.5 --time-b 0.5
+    python benchmarks/match.py master greedy --games 20 --time-a 0.5 --time-b 0.5
     python benchmarks/match.py master py-draughts --games 20 --time-a 1 --time-b 1
 
 A player is a King Me level or ``py-draughts`` (SimpleEngine in the throwaway ``.bench-venv``, captures compulsory).

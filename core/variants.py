@@ -2,9 +2,9 @@
 
 - ``american``: English draughts (American checkers), the WCDF/ACF rules.
 - ``capture-all``: English draughts where a game is won only by taking every enemy piece; a side with no move passes,
-  and the game is drawn when neither side can move (the house rule of the first seed document, seed 000).
-- ``mini``: 6×6 mini checkers (seed 002): men only, forward moves and single forward jumps, compulsory capture, a side
-  with no move passes; when neither side can move the side with more pieces wins.
+  and the game is drawn when neither side can move (the house rule of the Ragusa program, docs/ai.md).
+- ``mini``: 6×6 mini checkers (the Mini-Checkers program, docs/ai.md): men only, forward moves and single forward
+  jumps, compulsory capture, a side with no move passes; when neither side can move the side with more pieces wins.
 
 All three use both draw rules: the third repetition of a position with the same side to move, and 80 plies (40 moves
 by each side) with no capture and no man moved.

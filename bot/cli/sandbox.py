@@ -40,7 +40,7 @@ def run_sandbox(settings: Settings, *, open_browser: bool = True) -> int:
     """Run the sandbox until Ctrl-C (what plain ``kingme`` calls when no token is set): print its address once the
     bot is ready and, with ``open_browser``, open it. Returns the exit status."""
     from bot.cli.serve import run
-    from bot.sandbox import SandboxRuntime
+    from bot.sandbox_runtime import SandboxRuntime
 
     def announce(address: str) -> None:
         print(f"King Me sandbox: open {address} in your browser (Ctrl-C stops it)", flush=True)

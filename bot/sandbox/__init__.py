@@ -3,6 +3,5 @@ emulator, and a page that looks and behaves like a Discord channel lets a few lo
 """
 
 from bot.sandbox._bridge import SOCKET_PATH, SandboxBridge
-from bot.sandbox._runtime import SandboxRuntime
 
-__all__ = ["SOCKET_PATH", "SandboxBridge", "SandboxRuntime"]
+__all__ = ["SOCKET_PATH", "SandboxBridge"]

@@ -37,8 +37,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from bot.service._models import Challenge, GameState, MessageRef, Rating
-from bot.service._ports import CommitConflict, Settlement
+from bot.service import Challenge, CommitConflict, GameState, MessageRef, Rating, Settlement
 
 NAMESPACE = "kingme:v1"
 

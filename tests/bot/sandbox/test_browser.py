@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bot.sandbox import SandboxRuntime
+from bot.sandbox_runtime import SandboxRuntime
 from core import Board, read_pdn
 from tests.bot.sandbox.conftest import make_settings
 

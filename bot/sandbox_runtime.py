@@ -1,7 +1,7 @@
 """The sandbox: the real bot, run by the normal composition root, connected to the local Discord emulator instead of
 Discord, with the sandbox page and the public pages on its HTTP side.
 
-    kingme sandbox        ->  bot.cli.sandbox.run_sandbox(settings)  ->  SandboxRuntime(settings, announce=...)
+    kingme sandbox  ->  bot.cli.sandbox.run_sandbox(settings)  ->  bot.sandbox_runtime.SandboxRuntime(settings, ...)
 
 The sandbox listens on 127.0.0.1 only (anyone who reaches the page can act as any local user) and keeps its games in
 an embedded redis-server in a temporary directory: the emulated server gets new ids at every start, so nothing of a
@@ -26,7 +26,7 @@ from pydantic import SecretStr
 
 from bot.emulator import DiscordEmulator, patch_discordpy
 from bot.runtime import Runtime, StartupError
-from bot.sandbox._bridge import SandboxBridge
+from bot.sandbox import SandboxBridge
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)

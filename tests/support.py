@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 
 class Clock:
@@ -26,10 +27,18 @@ class Clock:
         self._skipped += seconds
 
 
-async def eventually(condition: Callable[[], object], within: float = 5.0, what: str = "condition") -> None:
-    """Wait until ``condition()`` is true, checking every 10 ms; fail the test after ``within`` seconds."""
+async def eventually(
+    condition: Callable[[], object | Awaitable[object]], within: float = 5.0, what: str = "condition"
+) -> None:
+    """Wait until ``condition()`` is true (a coroutine function is awaited), checking every 10 ms; fail the test after
+    ``within`` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
-    while not condition():
+    while True:
+        value = condition()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return
         assert loop.time() < deadline, f"{what} not met within {within:g} s"
         await asyncio.sleep(0.01)

@@ -11,6 +11,7 @@ from bot.service import (
     Sweeper,
     UnknownChallengeError,
 )
+from tests.support import eventually
 
 from .conftest import Clock, EventLog
 from .test_games import ANN, BOB, CHANNEL, GUILD, start_human_game
@@ -66,11 +67,12 @@ async def test_sweeper_task_runs_on_its_own(service: GameService, clock: Clock) 
     clock.advance(61)
     sweeper = Sweeper(service, interval=0.01)
     sweeper.start()
-    for _ in range(200):
-        if not (await service.state(view.id)).game.is_active:
-            break
-        import asyncio
 
-        await asyncio.sleep(0.01)
-    await sweeper.stop()
+    async def ended() -> bool:
+        return not (await service.state(view.id)).game.is_active
+
+    try:
+        await eventually(ended, within=5, what="the sweeper ending the game on time")
+    finally:
+        await sweeper.stop()
     assert (await service.state(view.id)).game.termination == "time"

@@ -14,7 +14,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox import SOCKET_PATH, SandboxRuntime
+from bot.sandbox import SOCKET_PATH
+from bot.sandbox_runtime import SandboxRuntime
 from bot.settings import Settings
 
 TIMEOUT = 20.0

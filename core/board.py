@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from core import zobrist
@@ -35,6 +35,8 @@ class Piece:
 
 _State = tuple[int, int, int, Color, int, int]
 _MOVE_TEXT = re.compile(r"^\s*(\d+)\s*((?:[-x:]\s*\d+\s*)+)$", re.IGNORECASE)
+_ALGEBRAIC_SQUARE = r"[a-j](?:10|[1-9])"
+_ALGEBRAIC_TEXT = re.compile(rf"^\s*{_ALGEBRAIC_SQUARE}\s*(?:[-x:]\s*{_ALGEBRAIC_SQUARE}\s*)+$", re.IGNORECASE)
 _FEN_ITEM = re.compile(r"^(K?)(\d+)(?:-(\d+))?$")
 
 
@@ -235,7 +237,8 @@ class Board:
     # -- notation ---------------------------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> Move:
-        """The legal move that PDN text names: ``11-15``, ``15x24``, ``1x10x19`` or the short ``1x19``.
+        """The legal move that PDN text names: ``11-15``, ``15x24``, ``1x10x19`` or the short ``1x19``, or the same in
+        algebraic notation (``f6-e5``, ``f6xd4xb6``: files from the left, rank 1 at White's side).
 
         Raises :class:`InvalidMoveTextError` for text that is not a move, :class:`InvalidSquareError` for a square off
         the board, :class:`IllegalMoveError` for a move the rules forbid, and :class:`AmbiguousMoveError` (listing the
@@ -249,14 +252,19 @@ class Board:
             if legal == [PASS]:
                 return PASS
             raise IllegalMoveError("you cannot pass: you have a legal move")
-        match = _MOVE_TEXT.match(clean)
-        if match is None or len(clean) > 200:
+        write: Callable[[Move], str] = Move.text
+        if len(clean) <= 200 and _MOVE_TEXT.match(clean):
+            squares = [int(n) for n in re.findall(r"\d+", clean)]
+            for n in squares:
+                self._square_mask(n)
+        elif len(clean) <= 200 and _ALGEBRAIC_TEXT.match(clean):
+            squares = [self._named_square(name) for name in re.findall(_ALGEBRAIC_SQUARE, clean, re.IGNORECASE)]
+            write = self.algebraic  # answer in the notation the player used
+        else:
             raise InvalidMoveTextError(
-                f"{_shorten(text)!r} is not a move: write it as start-end (11-15) or captures as 15x24 or 1x10x19"
+                f"{_shorten(text)!r} is not a move: write it as start-end (11-15 or f6-e5) or captures as 15x24 "
+                "or 1x10x19"
             )
-        squares = [int(n) for n in re.findall(r"\d+", clean)]
-        for n in squares:
-            self._square_mask(n)
         is_capture_text = "x" in clean.lower() or ":" in clean
         candidates = [m for m in legal if m.path and _fits(m, squares)]
         if not is_capture_text and len(squares) == 2:
@@ -265,16 +273,28 @@ class Board:
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
-            raise IllegalMoveError(self._illegal_message(clean, legal))
-        names = tuple(m.text() for m in candidates)
+            raise IllegalMoveError(self._illegal_message(clean, legal, write))
+        names = tuple(write(m) for m in candidates)
         raise AmbiguousMoveError(
             f"{clean} fits more than one capture: write the whole path, one of {', '.join(names)}", names
         )
 
-    def _illegal_message(self, text: str, legal: list[Move]) -> str:
+    def _named_square(self, name: str) -> int:
+        square = self.variant.geometry.square_named(name)
+        if square is None:
+            raise InvalidSquareError(f"{name} is not a dark square of the board")
+        return square
+
+    def algebraic(self, move: Move) -> str:
+        """``move`` in algebraic notation on this board (``f6-e5``, ``f6xd4xb6``); :meth:`Move.text` gives the PDN
+        square numbers (``11-15``). :meth:`parse_move` reads both."""
+        return move.algebraic(self.variant.geometry.square_name)
+
+    @staticmethod
+    def _illegal_message(text: str, legal: list[Move], write: Callable[[Move], str]) -> str:
         if not legal:
             return f"{text} is illegal: the game is over"
-        shown = ", ".join(m.text() for m in legal[:12]) + (" …" if len(legal) > 12 else "")
+        shown = ", ".join(write(m) for m in legal[:12]) + (" …" if len(legal) > 12 else "")
         if legal[0].captures:
             return f"{text} is illegal: a capture is compulsory ({shown})"
         return f"{text} is illegal here; legal moves: {shown}"

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+FILES = "abcdefghij"
+"""The letters of the files in algebraic notation, from the left."""
+
 
 @dataclass(frozen=True)
 class Geometry:
@@ -83,6 +86,18 @@ class Geometry:
             result.append(square_of_bit[low])
             board ^= low
         return result
+
+    def square_name(self, square: int) -> str:
+        """The algebraic name of PDN square ``square``: files a, b, … from the left, rank 1 at the bottom (White's
+        side), so square 11 is ``f6`` and square 1 is ``b8`` on the 8×8 board."""
+        return f"{FILES[self.col_of_square[square]]}{self.size - self.row_of_square[square]}"
+
+    def square_named(self, name: str) -> int | None:
+        """The PDN square of an algebraic name such as ``f6`` (any case), or None for a light or unknown square."""
+        name = name.strip().lower()
+        if len(name) < 2 or name[0] not in FILES or not name[1:].isdigit():
+            return None
+        return self.square_at(self.size - int(name[1:]), FILES.index(name[0]))
 
     def square_at(self, row: int, col: int) -> int | None:
         """The PDN square at a row (0 at Black's side) and column (0 at the left), or None for a light square."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -37,6 +38,12 @@ class Move:
         if not self.path:
             return "pass"
         return ("x" if self.captures else "-").join(str(n) for n in self.path)
+
+    def algebraic(self, name: Callable[[int], str]) -> str:
+        """The move with each square written by ``name`` (a board's algebraic names: ``f6-e5``, ``f6xd4xb6``)."""
+        if not self.path:
+            return "pass"
+        return ("x" if self.captures else "-").join(name(n) for n in self.path)
 
     def __str__(self) -> str:
         return self.text()

@@ -7,6 +7,7 @@ Everything here is a pure function of the view (no I/O); :func:`text_board` is t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,9 +46,12 @@ def board_message(view: GameView, selected: int | None = None) -> BoardMessage:
 def square_name(variant: str, square: int) -> str:
     """The algebraic name of a PDN square (``11`` is ``f6`` on the 8×8 board, files from the left, rank 1 at the
     bottom, Black at the top)."""
-    g = get_variant(variant).geometry
-    row = g.row_of_square[square]
-    return f"{'abcdefghij'[g.col_of_square[square]]}{g.size - row}"
+    return get_variant(variant).geometry.square_name(square)
+
+
+def algebraic(variant: str, move: str) -> str:
+    """PDN move text in algebraic notation: ``11-15`` is ``f6-e5``, ``15x24`` is ``e5xc3`` (``pass`` stays)."""
+    return re.sub(r"\d+", lambda number: square_name(variant, int(number[0])), move)
 
 
 def move_start(text: str) -> int | None:

@@ -20,7 +20,7 @@ from discord.ext import commands
 from ai.api import levels
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
-from bot.games._board import BoardMessage, text_board
+from bot.games._board import BoardMessage, algebraic, text_board
 from bot.games._components import challenge_controls
 from bot.games._finder import GameFinder
 from bot.games._handlers import ComponentHandlers, user_of
@@ -228,14 +228,16 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         await self._show_challenge(interaction, result.challenge)
 
     @app_commands.command(description="Play a move by typing it, e.g. 11-15 or 15x24")
-    @app_commands.describe(move="The move in PDN: 11-15, a capture 15x24, a multi-jump 1x10x19")
+    @app_commands.describe(move="Your move: 11-15 or f6-e5, a capture 15x24 or e5xc3, a multi-jump 1x10x19")
     async def move(self, interaction: Interaction, move: app_commands.Range[str, 1, 60]) -> None:
         def call(view: GameView) -> Awaitable[Result]:
             return self.service.move(view.id, interaction.guild_id, user_of(interaction.user), move.strip())
 
         def ack(result: Result) -> str:
-            played = next((e.data.get("move") for e in result.events if e.kind is EventKind.MOVE_PLAYED), move)
-            return f"You played {played}."
+            played = next((e.data.get("move") for e in result.events if e.kind is EventKind.MOVE_PLAYED), None)
+            if played is None or result.game is None:
+                return f"You played {move}."
+            return f"You played {played} ({algebraic(result.game.game.variant, played)})."
 
         await self._act(interaction, call, ack)
 
@@ -247,8 +249,12 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return []
         if view.to_move.id != str(interaction.user.id):
             return []
-        needle = current.strip()
-        return [Choice(name=m, value=m) for m in view.legal_moves if m.startswith(needle)][:25]
+        needle = current.strip().lower()
+        variant = view.game.variant
+        named = ((m, algebraic(variant, m)) for m in view.legal_moves)  # typed in either notation, shown in both
+        return [Choice(name=f"{m} ({a})", value=m) for m, a in named if m.startswith(needle) or a.startswith(needle)][
+            :25
+        ]
 
     @app_commands.command(description="Show the board of this channel's game")
     @app_commands.describe(text="A plain-text board and the legal moves, for screen readers (only you see it)")

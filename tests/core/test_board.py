@@ -20,6 +20,7 @@ from core import (
     get_variant,
 )
 from core.zobrist import hash_position
+from tests.core.test_properties import random_game
 
 
 def test_start_position_and_fen_round_trip() -> None:
@@ -234,3 +235,36 @@ def test_hash_matches_recomputation() -> None:
 def test_every_error_is_a_value_error() -> None:
     for error in (InvalidFenError, InvalidMoveTextError, InvalidSquareError, IllegalMoveError, AmbiguousMoveError):
         assert issubclass(error, RulesError) and issubclass(error, ValueError)
+
+
+def test_algebraic_names_of_the_squares() -> None:
+    eight, six = get_variant("american").geometry, get_variant("mini").geometry
+    assert [eight.square_name(n) for n in (1, 4, 11, 15, 29, 32)] == ["b8", "h8", "f6", "e5", "a1", "g1"]
+    assert [six.square_name(n) for n in (1, 3, 18)] == ["b6", "f6", "e1"]
+    for geometry in (eight, six):  # a name reads back as its square; light squares and letters off the board do not
+        assert all(geometry.square_named(geometry.square_name(n)) == n for n in range(1, geometry.squares + 1))
+    assert eight.square_named("e4") is None and eight.square_named("i1") is None and eight.square_named("a9") is None
+
+
+@pytest.mark.parametrize("variant", ["american", "capture-all", "mini"])
+def test_algebraic_and_numeric_text_play_the_same_move(variant: str) -> None:
+    board = random_game(variant, 30, 7)
+    for move in board.legal_moves:
+        assert board.parse_move(board.algebraic(move)) == move == board.parse_move(move.text())
+        assert board.parse_move(board.algebraic(move).upper()) == move
+
+
+def test_algebraic_multi_jump_short_form_and_errors() -> None:
+    board = Board("B:W6,7,14,15:BK1")
+    move = board.parse_move("1x10x19")
+    assert board.algebraic(move) == "b8xd6xf4"
+    assert board.parse_move("b8xf4") == move == board.parse_move(" B8 x D6 x F4 ")  # the short form too
+    ambiguous = Board("W:WK7:B18,12,11,10,19,26")
+    with pytest.raises(AmbiguousMoveError) as info:
+        ambiguous.parse_move(ambiguous.algebraic(Move((7, 30), ())))
+    assert set(info.value.candidates) == {"e7xc5xe3xc1", "e7xg5xe3xc1"}  # listed in the notation typed
+    with pytest.raises(InvalidSquareError, match="e4 is not a dark square"):
+        Board().parse_move("e4-f5")
+    with pytest.raises(IllegalMoveError, match="b6-a5, d6-c5, f6-e5"):  # answered in the notation the player used
+        Board().parse_move("a1-b2")
+    assert Board().parse_move("f6-e5").text() == "11-15"

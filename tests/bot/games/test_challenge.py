@@ -8,6 +8,7 @@ import pytest
 
 from bot.emulator import Message, User
 from bot.settings import Settings
+from core.geometry import EIGHT
 from tests.bot.games.conftest import (
     Harness,
     board_state,
@@ -96,6 +97,17 @@ async def test_challenge_moves_draw_declined_resignation_and_leaderboard(harness
     played = await harness.command(black, "move", {"move": legal[0]}, channel=thread)
     assert played.message.ephemeral and legal[0] in played.message.content
     await eventually(lambda: to_move(harness, board) is white, what="the board after a typed move")
+
+    # algebraic text plays the same move as the square numbers, typed and in the autocomplete
+    numeric = (await emulator.autocomplete(white, ["checkers", "move"], {"move": ""}, "move", channel=thread)).choices
+    first = numeric[0]["value"]
+    named = re.sub(r"\d+", lambda n: EIGHT.square_name(int(n[0])), first)
+    assert numeric[0]["name"] == f"{first} ({named})"
+    found = await emulator.autocomplete(white, ["checkers", "move"], {"move": named[:2]}, "move", channel=thread)
+    assert first in [c["value"] for c in found.choices]
+    played = await harness.command(white, "move", {"move": named.upper()}, channel=thread)
+    assert played.message.ephemeral and f"{first} ({named})" in played.message.content
+    await eventually(lambda: to_move(harness, board) is black, what="the board after an algebraic move")
 
     # resignation by White ends the game with rating changes; the board loses its controls
     await resign(harness, white, channel=thread)

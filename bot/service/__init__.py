@@ -36,6 +36,7 @@ from bot.service._models import (
     Result,
     Status,
     User,
+    is_id,
 )
 from bot.service._options import duration
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
@@ -86,4 +87,5 @@ __all__ = [
     "UnknownGameError",
     "User",
     "duration",
+    "is_id",
 ]

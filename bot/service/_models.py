@@ -26,9 +26,18 @@ def parse_color(name: str) -> Color:
     return Color.BLACK if name == "black" else Color.WHITE
 
 
+ID_LENGTH = 12
+
+
 def new_id() -> str:
     """A fresh id for a game or a challenge (12 hex digits)."""
-    return secrets.token_hex(6)
+    return secrets.token_hex(ID_LENGTH // 2)
+
+
+def is_id(text: object) -> bool:
+    """True for text shaped like an id of :func:`new_id`: a store builds keys only from such text, so an id a user
+    typed can never name another key (``<id>:moves`` is no game)."""
+    return isinstance(text, str) and len(text) == ID_LENGTH and all(c in "0123456789abcdef" for c in text)
 
 
 class _Evolving:

@@ -37,7 +37,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from bot.service import Challenge, CommitConflict, GameState, MessageRef, Rating, Settlement
+from bot.service import Challenge, CommitConflict, GameState, MessageRef, Rating, Settlement, is_id
 
 NAMESPACE = "kingme:v1"
 
@@ -246,7 +246,9 @@ class RedisGameStore:
         return games[0] if games else None
 
     async def load_games(self, game_ids: Sequence[str]) -> list[GameState]:
-        """The games that exist among ``game_ids``, in order; each read is consistent (one MULTI)."""
+        """The games that exist among ``game_ids``, in order; each read is consistent (one MULTI). Text not shaped
+        like an id (:func:`~bot.service.is_id`) names no game: no key is built from it."""
+        game_ids = [game_id for game_id in game_ids if is_id(game_id)]
         if not game_ids:
             return []
         async with self._r.pipeline(transaction=True) as pipe:
@@ -265,6 +267,8 @@ class RedisGameStore:
         return games
 
     async def load_challenge(self, challenge_id: str) -> Challenge | None:
+        if not is_id(challenge_id):
+            return None
         version, state, message = await self._r.hmget(self._k("challenge", challenge_id), ["v", "state", "message"])
         if version is None or state is None:
             return None

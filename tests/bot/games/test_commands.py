@@ -132,3 +132,19 @@ async def test_bad_input_gets_a_short_ephemeral_answer_and_changes_nothing(harne
     reply = await harness.command(bob, "move", {"move": "9-13"})
     assert "no game" in short_ephemeral(reply.message).lower()
     assert board_state(board) == state
+
+
+async def test_ids_from_users_are_checked_by_shape(harness: Harness) -> None:
+    """A game's own Redis keys named as its id (its move list, say) find nothing: "no such game", not an error."""
+    alice = harness.user("alice")
+    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    await play_first_move(harness, alice, board)
+    await eventually(lambda: (s := board_state(board)) is not None and s[1] >= 2, what="the AI's answer")
+    state = board_state(board)
+    assert state is not None
+    game_id = state[0]
+    for bad in (f"{game_id}:moves", f"{game_id}:result", f"{game_id}*", "../" + game_id, game_id.upper()):
+        reply = await harness.command(alice, "export", {"game": bad})
+        assert "no game" in short_ephemeral(reply.message).lower(), (bad, reply.message.content)
+    exported = await harness.command(alice, "export", {"game": game_id})
+    assert game_id in exported.message.content

@@ -9,7 +9,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.sandbox import SandboxRuntime
+from bot.sandbox_runtime import SandboxRuntime
 from tests.bot.sandbox.conftest import PageSocket, Update, board_version, component
 
 EPHEMERAL = 1 << 6

@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from bot.public import replay
-from bot.sandbox import SandboxRuntime
+from bot.sandbox_runtime import SandboxRuntime
 from bot.service import GameService, User
 from core import Board, game_to_pdn, read_pdn
 

@@ -45,8 +45,11 @@ FeatureFunction = Callable[[int, int, int, bool], Features]
 Evaluate = Callable[[int, int, int, bool], int]
 
 
-class _Masks:
-    """The square masks of one geometry, per side (index 0 for White's point of view, 1 for Black's)."""
+class Masks:
+    """The square masks of one geometry, per side (index 0 for White's point of view, 1 for Black's).
+
+    The one source of the evaluation's squares: :mod:`ai.kernel.tables` copies them into the compiled kernel's table.
+    """
 
     def __init__(self, g: Geometry) -> None:
         size = g.size
@@ -96,7 +99,7 @@ def feature_function(g: Geometry) -> FeatureFunction:
 
 
 def _build(g: Geometry) -> FeatureFunction:
-    m = _Masks(g)
+    m = Masks(g)
     centre, edge, valid, s, l, start = m.centre, m.edge, m.valid, m.short, m.long, m.start_pieces
     back, middle, advanced, before, crown = m.back, m.middle, m.advanced, m.before_crown, m.crown
 
@@ -165,11 +168,15 @@ def tuned_weights() -> dict[str, float]:
     return {name: float(weights.get(name, 0.0)) for name in FEATURES}
 
 
+def rounded_weights(weights: dict[str, float] | None = None) -> tuple[int, ...]:
+    """``weights`` (default: the tuned ones) rounded as the evaluation uses them, in :data:`FEATURES` order."""
+    return tuple(round((weights or tuned_weights()).get(name, 0.0)) for name in FEATURES)
+
+
 def make_evaluator(g: Geometry, weights: dict[str, float] | None = None) -> Evaluate:
     """The evaluation ``e(me, opp, kings, black)`` in hundredths of a man for the side to move."""
     f = feature_function(g)
-    w = tuple(round((weights or tuned_weights()).get(name, 0.0)) for name in FEATURES)
-    w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10 = w
+    w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10 = rounded_weights(weights)
 
     def evaluate(me: int, opp: int, kings: int, black: bool) -> int:
         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 = f(me, opp, kings, black)

@@ -22,7 +22,7 @@ from ai.budget import Budget, OutOfBudget
 from ai.features import Evaluate, make_evaluator
 from ai.player import Limits, SearchResult
 from ai.rawgame import PASS_RAW, Rules, node_of, root_moves
-from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER, TranspositionTable, from_tt, to_tt
+from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER, TranspositionTable, from_tt, mate_window, to_tt
 from core import Board, Variant, zobrist
 from core.movegen import RawMove
 
@@ -249,11 +249,7 @@ class Engine:
             and gen.counter(black)(me, opp, kings)
         ):
             return self.evaluate(me, opp, kings, black)  # a quiet leaf: no need to generate its moves
-        # Mate-distance pruning.
-        if alpha < ply - MATE:
-            alpha = ply - MATE
-        if beta > MATE - ply - 1:
-            beta = MATE - ply - 1
+        alpha, beta = mate_window(alpha, beta, ply)
         if alpha >= beta:
             return alpha
         table = self.table

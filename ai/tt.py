@@ -35,6 +35,12 @@ def from_tt(score: int, ply: int) -> int:
     return score
 
 
+def mate_window(alpha: int, beta: int, ply: int) -> tuple[int, int]:
+    """Mate-distance pruning: ``(alpha, beta)`` narrowed to the scores a node ``ply`` plies below the root can still
+    reach (the node is cut off when the window closes, ``alpha >= beta``)."""
+    return max(alpha, ply - MATE), min(beta, MATE - ply - 1)
+
+
 class TranspositionTable:
     """A dict from hash to :data:`Entry`, bounded by ``max_entries``."""
 

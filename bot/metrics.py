@@ -8,6 +8,7 @@ queue) are read through callbacks when ``/metrics`` is scraped.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -21,31 +22,20 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.moves = Counter("kingme_moves", "Moves played, by who played them", ["player"], registry=self.registry)
-        self.games_finished = Counter(
-            "kingme_games_finished", "Games that ended, by how", ["termination"], registry=self.registry
+        counter = partial(Counter, registry=self.registry)
+        gauge = partial(Gauge, registry=self.registry)
+        latency = partial(Histogram, buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.moves = counter("kingme_moves", "Moves played, by who played them", ["player"])
+        self.games_finished = counter("kingme_games_finished", "Games that ended, by how", ["termination"])
+        self.active_games = gauge("kingme_active_games", "Games in progress")
+        self.ai_queue_depth = gauge("kingme_ai_queue_depth", "AI moves waiting or running")
+        self.ai_busy_workers = gauge("kingme_ai_busy_workers", "AI workers searching")
+        self.ai_latency = latency("kingme_ai_move_seconds", "Time from asking the AI for a move to its answer")
+        self.interaction_latency = latency(
+            "kingme_interaction_seconds", "Time from receiving a Discord interaction to its first response", ["kind"]
         )
-        self.active_games = Gauge("kingme_active_games", "Games in progress", registry=self.registry)
-        self.ai_queue_depth = Gauge("kingme_ai_queue_depth", "AI moves waiting or running", registry=self.registry)
-        self.ai_busy_workers = Gauge("kingme_ai_busy_workers", "AI workers searching", registry=self.registry)
-        self.ai_latency = Histogram(
-            "kingme_ai_move_seconds",
-            "Time from asking the AI for a move to its answer",
-            buckets=LATENCY_BUCKETS,
-            registry=self.registry,
-        )
-        self.interaction_latency = Histogram(
-            "kingme_interaction_seconds",
-            "Time from receiving a Discord interaction to its first response",
-            ["kind"],
-            buckets=LATENCY_BUCKETS,
-            registry=self.registry,
-        )
-        self.interaction_errors = Counter(
-            "kingme_interaction_errors",
-            "Interactions answered with an error message",
-            ["kind"],
-            registry=self.registry,
+        self.interaction_errors = counter(
+            "kingme_interaction_errors", "Interactions answered with an error message", ["kind"]
         )
 
     def bind_ai(self, queue_depth: Callable[[], float], busy_workers: Callable[[], float]) -> None:

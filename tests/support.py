@@ -1,11 +1,15 @@
-"""Helpers shared by the whole suite: one test clock and one way to wait for a condition."""
+"""Helpers shared by the whole suite: one test clock, one way to wait for a condition and one way to make settings."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from bot.settings import Settings
 
 
 class Clock:
@@ -42,3 +46,17 @@ async def eventually(
             return
         assert loop.time() < deadline, f"{what} not met within {within:g} s"
         await asyncio.sleep(0.01)
+
+
+WHOLE_PROCESS: dict[str, Any] = {"http_port": 0, "ai_workers": 1, "log_level": "INFO"}
+"""Defaults for a test that starts a whole runtime: any free HTTP port and one AI worker."""
+
+
+def settings_with(defaults: Mapping[str, Any], tmp_path: Path | None = None, **overrides: Any) -> Settings:
+    """A test's settings: ``overrides`` over an area's ``defaults``, the data folder under ``tmp_path`` if one is given,
+    and never a ``.env`` file (a developer's own must not change what a test sees)."""
+    values = dict(defaults)
+    if tmp_path is not None:
+        values["kingme_data"] = tmp_path / "data"
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]

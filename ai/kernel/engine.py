@@ -24,6 +24,7 @@ from ai.kernel.perft import perft as _perft
 from ai.kernel.search import GENERATION, MAX_DEPTH, NODES, PLIES, ROOT, Array, new_keys, new_pv, new_work
 from ai.kernel.search import search as _search
 from ai.kernel.tt import new_table
+from ai.search import history_hashes
 from core import PASS, Board, Color, Move, Variant
 
 DEFAULT_TIME = 2.0
@@ -107,12 +108,7 @@ def key_after(board: Board, move: Move) -> int:
 
 def _history(board: Board) -> list[int]:
     """The keys of the game's positions since its last irreversible move, the current one last."""
-    replay = Board(board.initial_fen, board.variant)
-    keys = [replay.hash]
-    for move in board.move_stack:
-        replay.push(move)
-        keys.append(replay.hash)
-    return [tables.signed(h) for h in keys[-board.halfmove_clock - 1 :]]
+    return [tables.signed(h) for h in history_hashes(board)]
 
 
 @dataclass

@@ -48,14 +48,18 @@ def pack(frm: int, to: int, captured: int) -> int:
 
 
 @njit
+def _movers(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> tuple[int, int, int]:
+    """The empty squares, and the pieces of the side to move that move up (towards higher bits) and down."""
+    back = me & kings
+    return k[t.VALID] & ~(me | opp), (me if black else back), (back if black else me)
+
+
+@njit
 def jumpers(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     """The pieces of the side to move that have a jump."""
     s = k[t.SHORT]
     l = k[t.LONG]
-    empty = k[t.VALID] & ~(me | opp)
-    back = me & kings
-    up = me if black else back
-    down = back if black else me
+    empty, up, down = _movers(me, opp, kings, black, k)
     result = 0
     if up:
         result |= (((((up << s) & opp) << s) & empty) >> (2 * s)) | (((((up << l) & opp) << l) & empty) >> (2 * l))
@@ -69,10 +73,7 @@ def step_count(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> in
     """The number of non-capturing steps of the side to move (bulk-counted)."""
     s = k[t.SHORT]
     l = k[t.LONG]
-    empty = k[t.VALID] & ~(me | opp)
-    back = me & kings
-    up = me if black else back
-    down = back if black else me
+    empty, up, down = _movers(me, opp, kings, black, k)
     return (
         popcount((up << s) & empty)
         + popcount((up << l) & empty)
@@ -168,10 +169,7 @@ def captures(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Bu
 @njit
 def steps(me: int, opp: int, kings: int, black: bool, k: t.Constants, buf: Buffer, at: int) -> int:
     """Write every non-capturing step from ``at`` on (call only without a capture); return the end offset."""
-    empty = k[t.VALID] & ~(me | opp)
-    back = me & kings
-    up = me if black else back
-    down = back if black else me
+    empty, up, down = _movers(me, opp, kings, black, k)
     n = at
     for shift in (k[t.SHORT], k[t.LONG]):
         targets = (up << shift) & empty

@@ -31,21 +31,8 @@ from ai.kernel import movegen as mg
 from ai.kernel import tables as t
 from ai.kernel.evaluation import evaluate
 from ai.kernel.jit import njit, now, popcount
-from ai.kernel.tt import (
-    EXACT,
-    LOWER,
-    MATE,
-    MATE_BOUND,
-    MOVE,
-    SCORE,
-    UPPER,
-    depth_of,
-    flag_of,
-    from_tt,
-    probe,
-    store,
-    to_tt,
-)
+from ai.kernel.tt import MOVE, SCORE, depth_of, flag_of, from_tt, mate_window, probe, store, to_tt
+from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER
 
 Array = npt.NDArray[np.int64]
 
@@ -230,11 +217,7 @@ def pvs(
     leaf = depth <= 0 or ply >= MAX_PLY
     if leaf and not mg.jumpers(me, opp, kings, black, k) and mg.step_count(me, opp, kings, black, k):
         return evaluate(me, opp, kings, black, k)  # a quiet leaf: no need to generate its moves
-    # Mate-distance pruning.
-    if alpha < ply - MATE:
-        alpha = ply - MATE
-    if beta > MATE - ply - 1:
-        beta = MATE - ply - 1
+    alpha, beta = mate_window(alpha, beta, ply)
     if alpha >= beta:
         return alpha
     root = ply == 0

@@ -10,13 +10,10 @@ The array is built here with numpy only (no numba), once per variant; the ``*_AT
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
-
 import numpy as np
 import numpy.typing as npt
 
+from ai.features import Masks, rounded_weights
 from core import Variant, zobrist
 from core.geometry import Geometry
 from core.variants import BlockedRule
@@ -38,7 +35,7 @@ MOVE_LIMIT = 8
 GROUP = 9
 """Bits per pair of rows, ghost included: the square index of bit ``b`` is ``b - b // GROUP``."""
 
-# Evaluation: masks (a pair is White's then Black's), then the weights in :data:`FEATURES` order.
+# Evaluation: masks (a pair is White's then Black's), then the weights in :data:`ai.features.FEATURES` order.
 CENTRE = 16
 EDGE = 17
 BACK = 18
@@ -48,20 +45,6 @@ BEFORE_CROWN = 24
 CROWN_ROW = 26
 START_PIECES = 28
 WEIGHTS = 32
-FEATURES = (
-    "man",
-    "king",
-    "back_guard",
-    "centre_man",
-    "centre_king",
-    "middle_man",
-    "advanced_man",
-    "edge",
-    "king_mobility",
-    "runaway",
-    "trade",
-)
-"""``master``'s features (``ai/features.py``), in the order of their weights in the table."""
 
 # Zobrist keys: four rows of 64 (black men, black kings, white men, white kings) by bit, then the side key.
 ZOBRIST = 64
@@ -79,40 +62,18 @@ def unsigned(key: int) -> int:
     return key & ((1 << 64) - 1)
 
 
-@cache
-def master_weights() -> tuple[int, ...]:
-    """The tuned weights of ``master``'s evaluation (``ai/data/eval_weights.json``), rounded as ``master`` rounds."""
-    text = resources.files("ai").joinpath("data/eval_weights.json").read_text(encoding="utf-8")
-    weights = json.loads(text)["weights"]
-    return tuple(round(float(weights.get(name, 0.0))) for name in FEATURES)
-
-
-def _rows(g: Geometry, rows: range, black: bool) -> int:
-    """The squares on ``rows`` counted from a side's own back row (row 0)."""
-
-    def own_row(n: int) -> int:
-        return g.row_of_square[n] if black else g.size - 1 - g.row_of_square[n]
-
-    return g.mask(n for n in range(1, g.squares + 1) if own_row(n) in rows)
-
-
 def _evaluation(g: Geometry, table: list[int], weights: tuple[int, ...]) -> None:
-    size = g.size
-    centre = range(size // 2 - 2, size // 2 + 2)
-    squares = range(1, g.squares + 1)
-    table[CENTRE] = g.mask(n for n in squares if g.row_of_square[n] in centre and g.col_of_square[n] in centre)
-    table[EDGE] = g.mask(n for n in squares if g.col_of_square[n] in (0, size - 1))
-    bands = (
-        (BACK, range(0, 1)),
-        (MIDDLE, range(size // 2 - 1, size // 2 + 1)),
-        (ADVANCED, range(size // 2 + 1, size - 1)),
-        (BEFORE_CROWN, range(size - 2, size - 1)),
-        (CROWN_ROW, range(size - 1, size)),
-    )
-    for at, rows in bands:
-        table[at] = _rows(g, rows, black=False)
-        table[at + 1] = _rows(g, rows, black=True)
-    table[START_PIECES] = 2 * g.start_rows * g.per_row
+    m = Masks(g)
+    table[CENTRE], table[EDGE] = m.centre, m.edge
+    for at, pair in (
+        (BACK, m.back),
+        (MIDDLE, m.middle),
+        (ADVANCED, m.advanced),
+        (BEFORE_CROWN, m.before_crown),
+        (CROWN_ROW, m.crown),
+    ):
+        table[at], table[at + 1] = pair
+    table[START_PIECES] = m.start_pieces
     table[WEIGHTS : WEIGHTS + len(weights)] = weights
 
 
@@ -128,7 +89,7 @@ def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants
     table[COUNT_WINS] = int(variant.blocked is BlockedRule.PASSES_COUNT)
     table[MOVE_LIMIT] = variant.move_limit
     table[GROUP] = 2 * g.per_row + 1
-    _evaluation(g, table, master_weights() if weights is None else weights)
+    _evaluation(g, table, rounded_weights() if weights is None else weights)
     keys = (zobrist.BLACK_MAN, zobrist.BLACK_KING, zobrist.WHITE_MAN, zobrist.WHITE_KING)
     for row, kind in enumerate(keys):
         for mask, key in kind.items():

@@ -2,7 +2,7 @@
 
 An entry is four words: key, move, score and ``depth + 256 | flag << 10 | generation << 12`` (0 when empty). The
 first entry of a bucket keeps the deeper result (or any result of the current search over an older one), the second
-takes whatever the first refuses. Mate scores are stored relative to the node, as ``ai/tt.py`` does.
+takes whatever the first refuses. Scores and the mate-score conversions are ``ai/tt.py``'s.
 """
 
 from __future__ import annotations
@@ -10,14 +10,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from ai import tt as reference
 from ai.kernel.jit import njit
 
 Table = npt.NDArray[np.int64]
 
-EXACT, LOWER, UPPER = 0, 1, 2
-MATE = 1_000_000
-MATE_BOUND = MATE - 10_000
-"""Scores beyond this are won or lost games (``MATE - ply``)."""
 KEY, MOVE, SCORE, META = 0, 1, 2, 3
 
 
@@ -29,24 +26,12 @@ def new_table(entries: int) -> Table:
     return np.zeros((size, 4), dtype=np.int64)
 
 
-@njit
-def to_tt(score: int, ply: int) -> int:
-    """A score found ``ply`` plies below the root, made relative to its node for storing."""
-    if score > MATE_BOUND:
-        return score + ply
-    if score < -MATE_BOUND:
-        return score - ply
-    return score
-
-
-@njit
-def from_tt(score: int, ply: int) -> int:
-    """A stored score, made relative to the root again."""
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
-    return score
+to_tt = njit(reference.to_tt)
+"""A score found ``ply`` plies below the root, made relative to its node for storing (:func:`ai.tt.to_tt`)."""
+from_tt = njit(reference.from_tt)
+"""A stored score, made relative to the root again (:func:`ai.tt.from_tt`)."""
+mate_window = njit(reference.mate_window)
+"""Mate-distance pruning (:func:`ai.tt.mate_window`)."""
 
 
 @njit

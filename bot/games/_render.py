@@ -9,43 +9,33 @@ from collections.abc import Sequence
 
 import discord
 
+from bot import service
 from bot.games._theme import ACTIVE_COLOUR
-from bot.service import (
-    Challenge,
-    Event,
-    EventKind,
-    GameKind,
-    GameState,
-    GameView,
-    LeaderboardEntry,
-    PlayerStats,
-    duration,
-)
 from core import Color, get_variant
 
 
-def challenge_content(challenge: Challenge) -> str:
+def challenge_content(challenge: service.Challenge) -> str:
     who = f"<@{challenge.opponent.id}>" if challenge.opponent is not None else "Anyone"
     variant = get_variant(challenge.variant).title
     game = f"an unrated game of {variant} from `{challenge.fen}`" if challenge.fen else f"a rated game of {variant}"
     return (
         f"{who}: <@{challenge.challenger.id}> challenges you to {game} "
-        f"({duration(challenge.turn_time)} a move). The challenge expires <t:{int(challenge.expires_at)}:R>."
+        f"({service.duration(challenge.turn_time)} a move). The challenge expires <t:{int(challenge.expires_at)}:R>."
     )
 
 
-def closed_challenge_content(challenge: Challenge, text: str) -> str:
+def closed_challenge_content(challenge: service.Challenge, text: str) -> str:
     return f"~~{challenge_content(challenge)}~~\n{text}"
 
 
-def result_message(view: GameView, events: Sequence[Event], replay_url: str | None = None) -> str:
+def result_message(view: service.GameView, events: Sequence[service.Event], replay_url: str | None = None) -> str:
     """The announcement at a game's end, with the rating changes (and a link to the game's replay page, if any)."""
     game = view.game
     lines = [f"🏁 **{game.black.name}** vs **{game.white.name}**: {game.end_text} ({game.result})"]
-    changes = [e.text for e in events if e.kind is EventKind.RATING_CHANGED]
+    changes = [e.text for e in events if e.kind is service.EventKind.RATING_CHANGED]
     if changes:
         lines.append("Ratings: " + " · ".join(changes))
-    elif game.kind is GameKind.HUMAN:
+    elif game.kind is service.GameKind.HUMAN:
         lines.append(f"Unrated: {game.unrated_reason or 'not rated'}.")
     else:
         lines.append(f"Unrated ({game.unrated_reason or game.kind.value}).")
@@ -55,7 +45,7 @@ def result_message(view: GameView, events: Sequence[Event], replay_url: str | No
     return "\n".join(lines)
 
 
-def leaderboard_embed(entries: Sequence[LeaderboardEntry], title: str, url: str | None = None) -> discord.Embed:
+def leaderboard_embed(entries: Sequence[service.LeaderboardEntry], title: str, url: str | None = None) -> discord.Embed:
     """The ladder; ``url`` (the public leaderboard page, if any) is the title's link."""
     embed = discord.Embed(title=title, colour=ACTIVE_COLOUR, url=url)
     if not entries:
@@ -68,7 +58,7 @@ def leaderboard_embed(entries: Sequence[LeaderboardEntry], title: str, url: str 
     return embed
 
 
-def stats_embed(stats: PlayerStats, where: str) -> discord.Embed:
+def stats_embed(stats: service.PlayerStats, where: str) -> discord.Embed:
     r = stats.rating
     embed = discord.Embed(title=f"{stats.name}: {get_variant(stats.variant).title} ({where})", colour=ACTIVE_COLOUR)
     rating = f"{round(r.rating)}{' (provisional)' if stats.provisional else ''} ± {round(2 * r.rd)}"
@@ -81,7 +71,7 @@ def stats_embed(stats: PlayerStats, where: str) -> discord.Embed:
     return embed
 
 
-def history_line(game: GameState, user_id: str) -> str:
+def history_line(game: service.GameState, user_id: str) -> str:
     me = game.color_of(user_id)
     other = game.player(me.opponent) if me is not None else None
     if me is None or other is None:

@@ -23,12 +23,12 @@ from bot.service import (
     StoreUnavailableError,
     UnknownGameError,
 )
+from bot.web import StaticFiles
 from core import VARIANTS, InvalidPdnError
 
 log = logging.getLogger(__name__)
 
-STATIC_DIR: Final = Path(__file__).with_name("static")
-STATIC_PREFIX: Final = "/assets/public"
+STATIC: Final = StaticFiles(Path(__file__).with_name("static"), "/assets/public", "public_static")
 GLOBAL: Final = "global"
 """The ``guild_id`` of the ladder of everyone (``/checkers leaderboard scope:global``)."""
 DEFAULT_LIMIT: Final = 10
@@ -36,7 +36,6 @@ DEFAULT_LIMIT: Final = 10
 MAX_LIMIT: Final = 100
 
 SERVICE_KEY: Final = web.AppKey("public_service", GameService)
-_STATIC_ROUTE: Final = "public_static"
 _GUILD = r"{guild_id:[0-9]{1,20}|global}"
 _VARIANT = r"{variant:[a-z][a-z0-9-]{0,30}}"
 _GAME = r"{game_id:[0-9A-Za-z_-]{1,40}}"
@@ -66,7 +65,7 @@ def register_public_routes(app: web.Application, service: GameService) -> None:
             web.get(f"/games/{_GAME}.pdn", game_pdn),
             web.get(f"/games/{_GAME}.json", game_json),
             web.get(f"/games/{_GAME}", game_html),
-            web.static(STATIC_PREFIX, STATIC_DIR, name=_STATIC_ROUTE, append_version=True),
+            STATIC.route(),
         ]
     )
 
@@ -242,7 +241,7 @@ def _e(text: str) -> str:
 
 def _static(request: web.Request, name: str) -> str:
     """The URL of a static file, with a hash of its content so a changed file is fetched again."""
-    return str(request.app.router[_STATIC_ROUTE].url_for(filename=name))
+    return str(STATIC.url(request.app, name))
 
 
 def _page(request: web.Request, title: str, body: str, status: int = 200) -> web.Response:

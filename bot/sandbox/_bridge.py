@@ -31,11 +31,11 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from bot.emulator import Channel, DiscordEmulator, EmulatorEvent, InteractionHandle, Message, Reply, User
+from bot.web import StaticFiles
 
 log = logging.getLogger(__name__)
 
-STATIC_DIR: Final = Path(__file__).with_name("static")
-STATIC_PREFIX: Final = "/assets/sandbox"
+STATIC: Final = StaticFiles(Path(__file__).with_name("static"), "/assets/sandbox", "sandbox_static")
 SOCKET_PATH: Final = "/sandbox/ws"
 HISTORY: Final = 200
 """Messages per channel a viewer gets on connecting (the newest)."""
@@ -82,7 +82,7 @@ class Viewer:
 async def _modules_as_javascript(request: web.Request, response: web.StreamResponse) -> None:
     """Serve the page's scripts as JavaScript whatever the system's MIME table says: browsers refuse an ES module of
     another type, and on Windows the registry may map ``.js`` to ``text/plain``."""
-    if request.path.startswith(STATIC_PREFIX + "/") and request.path.endswith(".js"):
+    if request.path.startswith(STATIC.prefix + "/") and request.path.endswith(".js"):
         response.content_type = "text/javascript"
 
 
@@ -109,22 +109,21 @@ class SandboxBridge:
             [
                 web.get("/", self.page),
                 web.get(SOCKET_PATH, self.socket),
-                web.static(STATIC_PREFIX, STATIC_DIR, name="sandbox_static", append_version=True),
+                STATIC.route(),
             ]
         )
         app.on_response_prepare.append(_modules_as_javascript)
         app.on_shutdown.append(self._on_shutdown)
 
     async def page(self, request: web.Request) -> web.Response:
-        static = request.app.router["sandbox_static"]
-        text = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+        text = (STATIC.folder / "index.html").read_text(encoding="utf-8")
         for name in ("sandbox.css", "sandbox.js"):
-            text = text.replace(f"{{{{{name}}}}}", str(static.url_for(filename=name)))
+            text = text.replace(f"{{{{{name}}}}}", str(STATIC.url(request.app, name)))
         # The page's script is an ES module that imports the others as "./name.js": the import map sends each of
         # those to its versioned URL, as above, so a browser never runs a stale module from its cache.
         modules: dict[str, str] = {}
-        for path in sorted(STATIC_DIR.glob("*.js")):
-            versioned = static.url_for(filename=path.name)
+        for path in sorted(STATIC.folder.glob("*.js")):
+            versioned = STATIC.url(request.app, path.name)
             modules[str(versioned.with_query(None))] = str(versioned)
         text = text.replace("{{importmap}}", json.dumps({"imports": modules}))
         return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-cache"})

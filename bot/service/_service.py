@@ -18,23 +18,12 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from bot.locks import KeyedLocks
+from bot.service import _models as models
 from bot.service import _options, _transitions
 from bot.service._ai_turns import AiTurns
 from bot.service._challenges import Challenges, accepted_game
 from bot.service._errors import PositionChangedError, ServiceError, UnknownGameError, creation_refused
-from bot.service._models import (
-    Challenge,
-    Event,
-    GameKind,
-    GameState,
-    GameView,
-    LeaderboardEntry,
-    MessageRef,
-    PlayerRef,
-    PlayerStats,
-    Result,
-    User,
-)
+from bot.service._models import GameState, GameView, Result, User
 from bot.service._pdn import game_pdn
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink
 from bot.service._standings import Standings, scope_of
@@ -123,13 +112,13 @@ class GameService:
         )
         return self._observed(result)
 
-    async def get_challenge(self, challenge_id: str, guild_id: str | int | None = None) -> Challenge:
+    async def get_challenge(self, challenge_id: str, guild_id: str | int | None = None) -> models.Challenge:
         """A challenge in any state (pending, accepted, declined, cancelled, expired), with where it is shown."""
         return await self._challenges.get(challenge_id, guild_id)
 
     async def set_challenge_message(self, challenge_id: str, channel_id: str | int, message_id: str | int) -> None:
         """Record the message that shows a challenge, so its end is shown there (also after a restart)."""
-        await self._challenges.set_message(challenge_id, MessageRef.of(channel_id, message_id))
+        await self._challenges.set_message(challenge_id, models.MessageRef.of(channel_id, message_id))
 
     async def accept(
         self, challenge_id: str, guild_id: str | int, user: User, *, channel_id: str | int | None = None
@@ -145,7 +134,7 @@ class GameService:
         await self._remember(user)
         return result
 
-    async def check_accept(self, challenge_id: str, guild_id: str | int, user: User) -> Challenge:
+    async def check_accept(self, challenge_id: str, guild_id: str | int, user: User) -> models.Challenge:
         """The challenge if ``user`` may accept it now (raises what :meth:`accept` would), writing nothing: a front end
         asks before it prepares a place for the game (a thread)."""
         return await self._challenges.check_accept(challenge_id, str(guild_id), user)
@@ -158,7 +147,7 @@ class GameService:
         """The challenger withdraws a challenge."""
         return self._observed(await self._challenges.cancel(challenge_id, str(guild_id), user))
 
-    async def challenges_of(self, user_id: str | int) -> list[Challenge]:
+    async def challenges_of(self, user_id: str | int) -> list[models.Challenge]:
         """A user's pending challenges, sent or received."""
         return await self._challenges.of_user(str(user_id))
 
@@ -181,11 +170,11 @@ class GameService:
         """Start a game against an AI level. Such games are unrated and count in the versus-the-bot record. The AI
         thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the settings)."""
         side = _options.side(_options.color_choice(color), self._rng)
-        me, ai = PlayerRef.human(user), PlayerRef.ai(_options.level_name(level))
+        me, ai = models.PlayerRef.human(user), models.PlayerRef.ai(_options.level_name(level))
         players = (me, ai) if side == "black" else (ai, me)
         where, now = (guild_id, channel_id), self._clock()
         step = _options.ai_game(
-            self._settings, GameKind.AI, where, players, now, variant, fen, think_time, turn_time, rematch_of
+            self._settings, models.GameKind.AI, where, players, now, variant, fen, think_time, turn_time, rematch_of
         )
         result = await self._open(step)
         await self._remember(user)
@@ -203,9 +192,14 @@ class GameService:
         think_time: float | None = None,
     ) -> Result:
         """Start an AI-versus-AI game to watch; its moves arrive through the event sink."""
-        players = (PlayerRef.ai(_options.level_name(black_level)), PlayerRef.ai(_options.level_name(white_level)))
+        players = (
+            models.PlayerRef.ai(_options.level_name(black_level)),
+            models.PlayerRef.ai(_options.level_name(white_level)),
+        )
         where, now = (guild_id, channel_id), self._clock()
-        step = _options.ai_game(self._settings, GameKind.EXHIBITION, where, players, now, variant, fen, think_time)
+        step = _options.ai_game(
+            self._settings, models.GameKind.EXHIBITION, where, players, now, variant, fen, think_time
+        )
         return await self._open(step)
 
     # -- moves and other commands on a game -----------------------------------------------------------------------
@@ -274,7 +268,7 @@ class GameService:
     async def set_board_message(self, game_id: str, channel_id: str | int, message_id: str | int) -> None:
         """Record the message that shows the game's board, so a change that happens outside an interaction (an AI
         move, a timeout) edits it, also after a restart. It does not change the game's version."""
-        where = MessageRef.of(channel_id, message_id)
+        where = models.MessageRef.of(channel_id, message_id)
         try:
             await self._store.set_board_message(game_id, where)
         except CommitConflict:
@@ -312,14 +306,14 @@ class GameService:
 
     async def leaderboard(
         self, variant: str = "american", guild_id: str | int | None = None, limit: int = 10
-    ) -> list[LeaderboardEntry]:
+    ) -> list[models.LeaderboardEntry]:
         """The human ladder of a guild (or the global one), best first."""
         variant_name = _options.variant_name(variant)
         return await self._standings.leaderboard(scope_of(guild_id), variant_name, max(1, min(limit, 100)))
 
     async def stats(
         self, user_id: str | int, variant: str = "american", guild_id: str | int | None = None
-    ) -> PlayerStats:
+    ) -> models.PlayerStats:
         """A player's rating, record, rank and versus-the-bot record in a guild (or globally)."""
         return await self._standings.stats(str(user_id), scope_of(guild_id), _options.variant_name(variant))
 
@@ -351,7 +345,7 @@ class GameService:
 
     # -- the pipeline ---------------------------------------------------------------------------------------------
 
-    async def _open(self, step: Step, challenge: tuple[Challenge, Challenge] | None = None) -> Result:
+    async def _open(self, step: Step, challenge: tuple[models.Challenge, models.Challenge] | None = None) -> Result:
         """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI."""
         game = step.after
         try:
@@ -401,7 +395,7 @@ class GameService:
         self._ai.schedule(after)
         return self._observed(Result(tuple(step.events + extra), GameView.of(after, now)))
 
-    async def _save(self, before: GameState, after: GameState) -> tuple[GameState, list[Event]]:
+    async def _save(self, before: GameState, after: GameState) -> tuple[GameState, list[models.Event]]:
         """Store a transition; a game's end also settles result, history and ratings in the same write."""
         if after.is_active:
             await self._store.save_game(before, after)

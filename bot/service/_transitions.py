@@ -13,16 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service._errors import (
-    GameNotOverError,
-    GameOverError,
-    InvalidRequestError,
-    NoOfferError,
-    NotAPlayerError,
-    NothingToTakeBackError,
-    NotYourTurnError,
-    OtherGuildError,
-)
+from bot.service import _errors as errors
 from bot.service._models import Event, EventKind, GameKind, GameState, PlayerRef, Status, User, color_name
 from core import PASS, Board, Color, IllegalMoveError, Move, Outcome, RulesError, Termination
 
@@ -110,11 +101,11 @@ def offer_draw(game: GameState, now: float, user: User) -> Step:
     """Offer a draw; if the opponent had already offered one, the game is drawn."""
     color = player(game, user)
     if game.kind is GameKind.AI:
-        raise InvalidRequestError("the AI plays on: it does not accept draw offers")
+        raise errors.InvalidRequestError("the AI plays on: it does not accept draw offers")
     if game.draw_offer == color_name(color.opponent):
         return _agreed_draw(game, now)
     if game.draw_offer == color_name(color):
-        raise InvalidRequestError("you have already offered a draw")
+        raise errors.InvalidRequestError("you have already offered a draw")
     after = touch(game, now, draw_offer=color_name(color))
     return Step(after, [Event(EventKind.DRAW_OFFERED, f"{user.name} offers a draw", game.id)])
 
@@ -137,7 +128,7 @@ def takeback(game: GameState, now: float, user: User) -> Step:
     if game.kind is GameKind.AI:
         return take_back(game, moves, now, f"{user.name} took back a move")
     if game.takeback_offer == color_name(color):
-        raise InvalidRequestError("you have already asked to take your move back")
+        raise errors.InvalidRequestError("you have already asked to take your move back")
     after = touch(game, now, takeback_offer=color_name(color))
     text = f"{user.name} asks to take their last move back"
     return Step(after, [Event(EventKind.TAKEBACK_REQUESTED, text, game.id)])
@@ -232,7 +223,7 @@ def undo(game: GameState, color: Color) -> tuple[str, ...]:
         move = board.pop()
         if board.turn is color and not move.is_pass:
             return tuple(m.text() for m in board.move_stack)
-    raise NothingToTakeBackError("there is no move of yours to take back")
+    raise errors.NothingToTakeBackError("there is no move of yours to take back")
 
 
 def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str) -> Step:
@@ -263,7 +254,7 @@ def rematch_sides(game: GameState, user: User) -> tuple[PlayerRef, str]:
     """For a rematch of the finished ``game`` that ``user`` asks for: the opponent, and the colour ``user`` plays
     (the other one this time)."""
     if game.is_active:
-        raise GameNotOverError("the game is still being played")
+        raise errors.GameNotOverError("the game is still being played")
     color = player(game, user, "only the players can ask for a rematch")
     return game.player(color.opponent), color_name(color.opponent)
 
@@ -274,19 +265,19 @@ def rematch_sides(game: GameState, user: User) -> tuple[PlayerRef, str]:
 def check_guild(game: GameState, guild_id: str | int | None) -> None:
     """Refuse a request from another server (None: any)."""
     if guild_id is not None and str(guild_id) != game.guild_id:
-        raise OtherGuildError("that game belongs to another server")
+        raise errors.OtherGuildError("that game belongs to another server")
 
 
 def active(game: GameState) -> None:
     if not game.is_active:
-        raise GameOverError(f"the game is over: {game.end_text}")
+        raise errors.GameOverError(f"the game is over: {game.end_text}")
 
 
 def player(game: GameState, user: User, refusal: str = "you are not playing in this game") -> Color:
     """The side ``user`` plays; :class:`NotAPlayerError` with ``refusal`` for a spectator."""
     color = game.color_of(user.id)
     if color is None:
-        raise NotAPlayerError(refusal)
+        raise errors.NotAPlayerError(refusal)
     return color
 
 
@@ -295,7 +286,7 @@ def answering(game: GameState, user: User, offer: str | None, missing: str) -> C
     :class:`NoOfferError` with ``missing`` when the opponent has made none."""
     color = player(game, user)
     if offer != color_name(color.opponent):
-        raise NoOfferError(missing)
+        raise errors.NoOfferError(missing)
     return color
 
 
@@ -304,7 +295,7 @@ def turn_of(game: GameState, user: User) -> Board:
     color = player(game, user)
     board = game.board()
     if board.turn is not color:
-        raise NotYourTurnError(f"it is {game.player(board.turn).name}'s turn ({board.turn.label})")
+        raise errors.NotYourTurnError(f"it is {game.player(board.turn).name}'s turn ({board.turn.label})")
     return board
 
 

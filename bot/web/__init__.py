@@ -1,4 +1,4 @@
-"""The HTTP side of the bot (aiohttp, in the bot's process): health checks and Prometheus metrics.
+"""The HTTP side of the bot (aiohttp, in the bot's process): health checks, Prometheus metrics, static files.
 
     app = create_web_app(HealthSource(redis_ping=client.ping, pool_healthy=..., ...), metrics)
     server = WebServer(app, "0.0.0.0", 8080)
@@ -11,12 +11,14 @@ neither discord nor redis, and it never shows a setting or a secret.
 from bot.web._app import Collector, create_web_app
 from bot.web._health import GatewayState, HealthReport, HealthSource
 from bot.web._server import WebServer
+from bot.web._static import StaticFiles
 
 __all__ = [
     "Collector",
     "GatewayState",
     "HealthReport",
     "HealthSource",
+    "StaticFiles",
     "WebServer",
     "create_web_app",
 ]

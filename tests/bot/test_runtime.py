@@ -12,20 +12,13 @@ import pytest
 
 from bot.runtime import Runtime, StartupError, redact_url, stop_within
 from bot.settings import Settings
+from tests.support import WHOLE_PROCESS, settings_with
+
+SETTINGS = {**WHOLE_PROCESS, "redis_url": None, "discord_token": "not-a-real-token", "discord_guild_id": None}
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "kingme_data": tmp_path / "data",
-        "ai_workers": 1,
-        "http_port": 0,
-        "redis_url": None,
-        "discord_token": "not-a-real-token",
-        "discord_guild_id": None,
-        "log_level": "INFO",
-    }
-    values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return settings_with(SETTINGS, tmp_path, **overrides)
 
 
 async def test_no_token_is_a_startup_error(tmp_path: Path) -> None:

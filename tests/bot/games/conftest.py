@@ -19,19 +19,16 @@ from bot.pool import AiPool
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import RedisGameStore
-from tests.support import Clock, eventually
+from tests.support import Clock, eventually, settings_with
 
 _BOARD_ID = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 
 
+SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05, "discord_guild_id": None}
+
+
 def make_settings(**overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "exhibition_move_delay": 0.0,
-        "ai_think_time_max": 0.05,
-        "discord_guild_id": None,
-    }
-    values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return settings_with(SETTINGS, **overrides)
 
 
 @dataclass

@@ -17,6 +17,7 @@ import pytest
 from bot.sandbox import SOCKET_PATH
 from bot.sandbox_runtime import SandboxRuntime
 from bot.settings import Settings
+from tests.support import WHOLE_PROCESS, settings_with
 
 TIMEOUT = 20.0
 """Seconds to wait for one update (an AI move on a loaded 2-core machine included)."""
@@ -24,18 +25,11 @@ BOARD = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 Update = dict[str, Any]
 
 
+SETTINGS = {**WHOLE_PROCESS, "use_threads": True, "ai_think_time_max": 0.05, "exhibition_move_delay": 0.0}
+
+
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "kingme_data": tmp_path / "data",
-        "http_port": 0,
-        "ai_workers": 1,
-        "use_threads": True,
-        "ai_think_time_max": 0.05,
-        "exhibition_move_delay": 0.0,
-        "log_level": "INFO",
-    }
-    values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return settings_with(SETTINGS, tmp_path, **overrides)
 
 
 @pytest.fixture

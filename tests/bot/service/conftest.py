@@ -13,7 +13,7 @@ from ai.api import GameInput, Limits, SearchResult, choose_move
 from bot.service import Event, EventObserver, GameService, GameView
 from bot.settings import Settings
 from bot.store import NAMESPACE, RedisGameStore
-from tests.support import Clock, eventually
+from tests.support import Clock, eventually, settings_with
 
 START = 1_700_000_000.0
 
@@ -56,10 +56,11 @@ class EventLog:
         self.events.extend(events)
 
 
+SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05}
+
+
 def make_settings(**overrides: Any) -> Settings:
-    values: dict[str, Any] = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05}
-    values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return settings_with(SETTINGS, **overrides)
 
 
 ServiceFactory = Callable[..., GameService]

@@ -7,24 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import (
-    AmbiguousMoveError,
-    EventKind,
-    GameKind,
-    GameNotOverError,
-    GameOverError,
-    GameState,
-    IllegalMoveError,
-    InvalidRequestError,
-    NoOfferError,
-    NotAPlayerError,
-    NothingToTakeBackError,
-    NotYourTurnError,
-    OtherGuildError,
-    PlayerRef,
-    Status,
-    User,
-)
+import bot.service as api
+from bot.service import EventKind, GameKind, GameState, PlayerRef, Status, User
 from bot.service import _transitions as t
 from core import Board
 
@@ -79,18 +63,18 @@ def test_a_move_by_index_and_the_refusals_of_a_move() -> None:
     game = people()
     legal = [m.text() for m in game.board().legal_moves]
     assert t.move(game, NOW, ANN, legal.index("10-14")).after.moves == ("10-14",)
-    with pytest.raises(NotYourTurnError, match="Ann's turn"):
+    with pytest.raises(api.NotYourTurnError, match="Ann's turn"):
         t.move(game, NOW, BOB, "22-18")
-    with pytest.raises(NotAPlayerError, match="not playing"):
+    with pytest.raises(api.NotAPlayerError, match="not playing"):
         t.move(game, NOW, EVE, "11-15")
     for bad, why in (("hello", "not a move"), ("11-18", "illegal"), ("11-99", "not on the board"), (99, "number")):
-        with pytest.raises(IllegalMoveError, match=why):
+        with pytest.raises(api.IllegalMoveError, match=why):
             t.move(game, NOW, ANN, bad)
 
 
 def test_short_capture_text_that_fits_two_paths_is_ambiguous() -> None:
     game = against_ai("white", fen=AMBIGUOUS_FEN).after
-    with pytest.raises(AmbiguousMoveError) as info:
+    with pytest.raises(api.AmbiguousMoveError) as info:
         t.move(game, NOW, ANN, "18x2")
     assert set(info.value.candidates) == {"18x9x2", "18x11x2"}
 
@@ -102,7 +86,7 @@ def test_a_move_against_the_ai_hands_it_the_turn_and_the_ai_move_says_so() -> No
     answer = t.ai_move(step.after, NOW + 1, "22-18")
     assert answer.events[0].data == {"move": "22-18", "color": "white", "ai": True}
     assert answer.events[0].text == "AI (easy) played 22-18"
-    with pytest.raises(IllegalMoveError, match="the AI chose an illegal move"):
+    with pytest.raises(api.IllegalMoveError, match="the AI chose an illegal move"):
         t.ai_move(step.after, NOW, "11-15")
 
 
@@ -124,7 +108,7 @@ def test_resigning_ends_the_game_with_its_outcome() -> None:
     (over,) = step.events
     assert over.kind is EventKind.GAME_OVER and over.text == after.end_text
     assert over.data == {"result": "0-1", "termination": "resignation", "winner": "white"}
-    with pytest.raises(GameOverError, match="over"):
+    with pytest.raises(api.GameOverError, match="over"):
         t.active(after)
 
 
@@ -132,13 +116,13 @@ def test_draw_offers_declined_accepted_and_answered_by_a_move() -> None:
     game = people()
     offered = t.offer_draw(game, NOW, ANN)
     assert kinds(offered) == [EventKind.DRAW_OFFERED] and offered.after.draw_offer == "black"
-    with pytest.raises(InvalidRequestError, match="already offered"):
+    with pytest.raises(api.InvalidRequestError, match="already offered"):
         t.offer_draw(offered.after, NOW, ANN)
-    with pytest.raises(NoOfferError, match="not offered"):
+    with pytest.raises(api.NoOfferError, match="not offered"):
         t.accept_draw(offered.after, NOW, ANN)  # your own offer
     declined = t.decline_draw(offered.after, NOW, BOB)
     assert declined.after.draw_offer is None and kinds(declined) == [EventKind.DRAW_DECLINED]
-    with pytest.raises(NoOfferError):
+    with pytest.raises(api.NoOfferError):
         t.decline_draw(declined.after, NOW, BOB)
 
     mine = t.offer_draw(t.move(game, NOW, ANN, "11-15").after, NOW, ANN).after
@@ -146,24 +130,24 @@ def test_draw_offers_declined_accepted_and_answered_by_a_move() -> None:
     for agreed in (t.accept_draw(mine, NOW, BOB), t.offer_draw(mine, NOW, BOB)):  # both offered: a draw
         assert agreed.after.result == "1/2-1/2" and agreed.after.termination == "draw agreed"
         assert kinds(agreed) == [EventKind.GAME_OVER]
-    with pytest.raises(InvalidRequestError, match="does not accept draw offers"):
+    with pytest.raises(api.InvalidRequestError, match="does not accept draw offers"):
         t.offer_draw(against_ai().after, NOW, ANN)
 
 
 def test_takebacks_between_people_need_consent() -> None:
     game = t.move(people(), NOW, ANN, "11-15").after
-    with pytest.raises(NothingToTakeBackError):
+    with pytest.raises(api.NothingToTakeBackError):
         t.takeback(game, NOW, BOB)  # Bob has not moved
     asked = t.takeback(game, NOW, ANN)
     assert kinds(asked) == [EventKind.TAKEBACK_REQUESTED] and asked.after.moves == ("11-15",)
-    with pytest.raises(InvalidRequestError, match="already asked"):
+    with pytest.raises(api.InvalidRequestError, match="already asked"):
         t.takeback(asked.after, NOW, ANN)
     assert t.decline_takeback(asked.after, NOW, BOB).after.takeback_offer is None
     done = t.accept_takeback(asked.after, NOW + 9, BOB)
     assert done.after.moves == () and done.after.takebacks == 1 and done.after.rated
     assert done.after.deadline == NOW + 9 + TURN
     assert kinds(done) == [EventKind.TAKEBACK_DONE] and done.events[0].data == {"plies": 1}
-    with pytest.raises(NoOfferError, match="not asked"):
+    with pytest.raises(api.NoOfferError, match="not asked"):
         t.accept_takeback(game, NOW, BOB)
 
 
@@ -190,12 +174,12 @@ def test_checks_of_guild_and_rematch() -> None:
     game = people()
     t.check_guild(game, None)
     t.check_guild(game, "guild")
-    with pytest.raises(OtherGuildError):
+    with pytest.raises(api.OtherGuildError):
         t.check_guild(game, "elsewhere")
-    with pytest.raises(GameNotOverError):
+    with pytest.raises(api.GameNotOverError):
         t.rematch_sides(game, ANN)
     over = t.resign(game, NOW, BOB).after
     opponent, colour = t.rematch_sides(over, BOB)
     assert (opponent.id, colour) == (ANN.id, "black"), "colours swap"
-    with pytest.raises(NotAPlayerError, match="only the players"):
+    with pytest.raises(api.NotAPlayerError, match="only the players"):
         t.rematch_sides(over, EVE)

@@ -154,7 +154,8 @@ def board_embed(view: GameView, theme: Theme = THEME) -> discord.Embed:
     )
     if last is not None:
         move, mover = last
-        embed.add_field(name="Last move", value=f"{theme.side(mover)} {move.text()}", inline=True)
+        shown = f"{theme.side(mover)} {move.text()} ({board.algebraic(move)})"
+        embed.add_field(name="Last move", value=shown, inline=True)
     took_black, took_white = _captured(game, board)
     captured = f"{theme.black_man} took {took_black} · {theme.white_man} took {took_white}"
     embed.add_field(name="Captured", value=captured, inline=True)
@@ -231,10 +232,11 @@ def text_board(view: GameView) -> str:
     lines += [f"{key}: {', '.join(squares) if squares else 'none'}." for key, squares in groups.items()]
     last = _last_move(board)
     if last is not None:
-        lines.append(f"Last move: {last[1].label} {last[0].text()}.")
+        lines.append(f"Last move: {last[1].label} {last[0].text()} ({board.algebraic(last[0])}).")
     if game.is_active:
         lines.append(f"{view.to_move.name} ({view.turn.label}) to move.")
-        lines.append(f"Legal moves: {', '.join(view.legal_moves)}.")
+        both = (f"{m} ({algebraic(game.variant, m)})" for m in view.legal_moves)
+        lines.append(f"Legal moves: {', '.join(both)}.")
     else:
         lines.append(f"Game over: {game.end_text} ({game.result}).")
     lines.append(f"Squares are numbered 1 to {g.squares}, left to right from the top row.")

@@ -86,7 +86,7 @@ def merge_limits(level: Level, limits: Limits | None) -> Limits:
     )
 
 
-HARD_DEPTH = 8
+HARD_DEPTH = 4
 """The nominal depth ``hard`` never searches beyond, whatever its time: ``master`` reaches about 18 in a second."""
 HARD_TABLE_ENTRIES = 1 << 18
 """``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s."""

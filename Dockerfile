@@ -10,6 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     KINGME_DATA=/data \
+    NUMBA_CACHE_DIR=/opt/kingme/numba-cache \
     HTTP_PORT=8080
 
 WORKDIR /src
@@ -22,6 +23,11 @@ RUN pip install . \
     && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin kingme \
     && mkdir -p /data \
     && chown kingme:kingme /data
+
+# Compile the search kernel into numba's cache now, so that the AI workers only load it when they start (0.3 s, not 11 s).
+RUN mkdir -p "$NUMBA_CACHE_DIR" \
+    && python -c "import ai.kernel; ai.kernel.warm_up()" \
+    && chown -R kingme:kingme "$NUMBA_CACHE_DIR"
 
 # Run from the data directory so a stray relative path lands in the volume, not in the image.
 WORKDIR /data

@@ -2,13 +2,15 @@
 module-level function a worker process runs.
 
 The types live in :mod:`ai.player` and the registry in :mod:`ai.levels`; this module gathers them for callers outside
-``ai/`` and adds the one call that turns plain, picklable data into a move.
+``ai/`` and adds the one call that turns plain, picklable data into a move. A worker process calls :func:`warm_up` when
+it starts, so that the compiled search kernel is ready before the first move.
 """
 
 from __future__ import annotations
 
 import random
 
+from ai.kernel import warm_up
 from ai.levels import Level, UnknownLevelError, get_level, levels, merge_limits, register
 from ai.player import GameInput, Limits, Player, SearchResult
 
@@ -24,6 +26,7 @@ __all__ = [
     "levels",
     "merge_limits",
     "register",
+    "warm_up",
 ]
 
 

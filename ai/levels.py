@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
-from ai.iterative import HardPlayer
+from ai.kernel import KernelPlayer
 from ai.learners.lms import LmsPlayer
 from ai.learners.qlearning import QLearningPlayer
 from ai.learners.sarsa import SarsaPlayer
+from ai.mini_solver import SolvedOnMini
 from ai.player import Limits, Player
 from ai.random_player import RandomPlayer
 from ai.search import MasterPlayer
@@ -34,6 +35,9 @@ class Level:
     """The most thinking time per move the level accepts from a caller."""
     aliases: tuple[str, ...] = ()
     """Former names, still accepted by :func:`get_level` but never listed."""
+    hidden: bool = False
+    """A benchmark player, not a level people play: :func:`get_level` finds it (the arena, ``kingme bestmove``, the
+    benchmarks) but :func:`levels` leaves it out, so no menu, help text or game option offers it."""
 
 
 class UnknownLevelError(RulesError):
@@ -53,16 +57,17 @@ def register(level: Level) -> Level:
 
 
 def levels() -> dict[str, Level]:
-    """Every registered level, by name, in registration order (aliases left out)."""
-    return dict(_LEVELS)
+    """Every registered level that people play, by name, in registration order (aliases and hidden levels left out)."""
+    return {name: level for name, level in _LEVELS.items() if not level.hidden}
 
 
-def get_level(name: str) -> Level:
-    """The level called ``name`` (or formerly called so)."""
+def get_level(name: str, *, hidden: bool = True) -> Level:
+    """The level called ``name`` (or formerly called so); a hidden one only if ``hidden`` (a game's options say
+    ``hidden=False``, so players cannot pick a benchmark player)."""
     key = name.strip().lower()
     level = _LEVELS.get(key) or _LEVELS.get(_ALIASES.get(key, ""))
-    if level is None:
-        raise UnknownLevelError(f"unknown AI level {name!r}: choose one of {', '.join(_LEVELS)}")
+    if level is None or (level.hidden and not hidden):
+        raise UnknownLevelError(f"unknown AI level {name!r}: choose one of {', '.join(levels())}")
     return level
 
 
@@ -80,6 +85,11 @@ def merge_limits(level: Level, limits: Limits | None) -> Limits:
         nodes=limits.nodes if limits.nodes is not None else base.nodes,
     )
 
+
+HARD_DEPTH = 4
+"""The nominal depth ``hard`` never searches beyond, whatever its time: ``master`` reaches about 18 in a second."""
+HARD_TABLE_ENTRIES = 1 << 18
+"""``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s."""
 
 BUILT_IN = (
     Level("easy", "Plays a random legal move: a gentle first opponent.", RandomPlayer, Limits(), max_time=1.0),
@@ -100,14 +110,14 @@ BUILT_IN = (
     ),
     Level(
         "hard",
-        "Iterative deepening alpha-beta for 1 s a move, reads exchanges to the end, early/end-game heuristic.",
-        HardPlayer,
+        f"Master's compiled search held to {HARD_DEPTH} plies (exchanges read to the end) and 1 s a move.",
+        lambda: KernelPlayer(table_entries=HARD_TABLE_ENTRIES, max_depth=HARD_DEPTH),
         Limits(time=1.0),
     ),
     Level(
         "master",
-        "The strongest: principal-variation search with a tuned evaluation, 2 s a move; perfect on mini.",
-        MasterPlayer,
+        "The strongest: compiled principal-variation search with a tuned evaluation, 2 s a move; perfect on mini.",
+        lambda: SolvedOnMini(KernelPlayer()),
         Limits(time=2.0),
     ),
     Level(
@@ -134,5 +144,14 @@ BUILT_IN = (
 )
 """The levels King Me ships, in the order players see them."""
 
-for _level in BUILT_IN:
+PYTHON_MASTER = Level(
+    "python-master",
+    "The pure-Python principal-variation search that master played before the compiled kernel, 2 s a move.",
+    MasterPlayer,
+    Limits(time=2.0),
+    hidden=True,
+)
+"""The benchmark that measures the kernel's progress (``kingme arena master python-master``): not a public level."""
+
+for _level in (*BUILT_IN, PYTHON_MASTER):
     register(_level)

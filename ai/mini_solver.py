@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ai.player import SearchResult
+from ai.player import Limits, Player, SearchResult
 from ai.rawgame import PASS_RAW, node_of, root_moves
 from core import MINI, Board
 from core.movegen import RawMove
@@ -127,6 +128,18 @@ def choose_solved(board: Board, rng: random.Random) -> SearchResult:
         choice = max(best, key=lambda s: _losing_replies(s[3], s[4], not black))
     move_text = choice[2].text()
     return SearchResult(move_text, float(best_value), SOLVED_DEPTH, (move_text,), len(_memo), 0.0)
+
+
+@dataclass(frozen=True)
+class SolvedOnMini:
+    """``player`` on every variant but ``mini``, which is played perfectly by :func:`choose_solved` (``master``)."""
+
+    player: Player
+
+    def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
+        if board.variant is MINI:
+            return choose_solved(board, rng)
+        return self.player.choose(board, limits, rng)
 
 
 def _losing_replies(me: int, opp: int, black: bool) -> int:

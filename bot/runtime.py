@@ -206,6 +206,9 @@ class Runtime:
             raise StartupError(f"cannot reach Redis at {shown}: {one_line(str(exc)) or type(exc).__name__}") from None
 
     async def _start_ai(self) -> None:
+        # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
+        # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
+        os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
         workers = self.settings.ai_workers
         ai: AiBackend
         if self.settings.use_threads:

@@ -6,13 +6,19 @@ missing server is an error, not a skip.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
 
+from ai.kernel import cache
 from bot.redis_process import EmbeddedRedis
+
+# One numba cache for every process of the session (the AI workers of every pool, the runtime's included, whose data
+# folders are temporary): the search kernel is compiled once, by the first process that needs it, and only loaded after.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(cache.base_dir()))
 
 
 @pytest.fixture(scope="session")

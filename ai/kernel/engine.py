@@ -11,12 +11,12 @@ and the table is kept between moves like ``master``'s.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ai.api import Limits, SearchResult
 from ai.kernel import movegen as mg
 from ai.kernel import tables
 from ai.kernel.evaluation import evaluate as _evaluate
@@ -24,6 +24,7 @@ from ai.kernel.perft import perft as _perft
 from ai.kernel.search import GENERATION, MAX_DEPTH, NODES, PLIES, ROOT, Array, new_keys, new_pv, new_work
 from ai.kernel.search import search as _search
 from ai.kernel.tt import new_table
+from ai.player import Limits, SearchResult
 from ai.search import history_hashes
 from core import PASS, Board, Color, Move, Variant
 
@@ -128,13 +129,16 @@ class _Session:
         self.table = new_table(self.table_entries)
 
 
-_SESSIONS: dict[tuple[str, int], _Session] = {}
+_SESSIONS: dict[tuple[str, int, int], _Session] = {}
+"""By variant, table size and thread: the kernel runs without the GIL, so searches in threads (the bot's
+``USE_THREADS``) run at once and each needs arrays of its own."""
 
 
 def _session(variant: Variant, table_entries: int) -> _Session:
-    session = _SESSIONS.get((variant.name, table_entries))
+    key = (variant.name, table_entries, threading.get_ident())
+    session = _SESSIONS.get(key)
     if session is None:
-        session = _SESSIONS[variant.name, table_entries] = _Session(table_entries)
+        session = _SESSIONS[key] = _Session(table_entries)
     return session
 
 

@@ -25,8 +25,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def njit(func: F) -> F:
-    """Compile ``func`` in nopython mode, cached on disk; typed for mypy as the function itself."""
-    return cast(F, numba.njit(cache=True)(func))
+    """Compile ``func`` in nopython mode, cached on disk, releasing the GIL (a search in a thread leaves the event loop
+    free); typed for mypy as the function itself."""
+    return cast(F, numba.njit(cache=True, nogil=True)(func))
 
 
 def _popcount(typingctx: object, x: object) -> tuple[object, Callable[..., object]]:
@@ -49,7 +50,7 @@ lowest_bit = cast(Callable[[int], int], intrinsic(_lowest_bit))
 """The index of the lowest set bit of a non-zero int64 (one ``tzcnt`` instruction)."""
 
 
-@njit
+@numba.njit(cache=True)  # not nogil: its objmode block takes the GIL for a moment (a search called it without it)
 def now() -> float:
     """``time.perf_counter()`` from compiled code (a trip to the interpreter: call it every thousand nodes or so)."""
     with numba.objmode(t="float64"):

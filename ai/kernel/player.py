@@ -6,10 +6,11 @@ Importing this module does not import numba: the kernel is loaded on the first m
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 
-from ai.api import Limits, SearchResult
+from ai.player import Limits, SearchResult
 from core import Board
 
 DEFAULT_TABLE_ENTRIES = 1 << 20
@@ -21,9 +22,14 @@ class KernelPlayer:
     """Iterative-deepening PVS on the compiled kernel with ``master``'s evaluation (all three variants)."""
 
     table_entries: int = DEFAULT_TABLE_ENTRIES
-    """The size of the transposition table, rounded down to a power of two."""
+    """The size of the transposition table, rounded down to a power of two. Players of different sizes keep separate
+    tables in a process, so two levels that play each other there do not share what they learnt."""
+    max_depth: int | None = None
+    """A cap on the nominal depth whatever the limits say (``hard``); captures are still read to the end."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine
 
+        if self.max_depth is not None:
+            limits = dataclasses.replace(limits, depth=min(limits.depth or self.max_depth, self.max_depth))
         return engine.search(board, limits, rng, table_entries=self.table_entries)

@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-from ai.api import GameInput, Limits, choose_move, get_level
+from ai.api import GameInput, Limits, SearchResult, choose_move, get_level
 from ai.arena import MAX_PLIES, MatchGame, run_match
 from ai.ballots import openings
 from bot.cli._command import CommandError, Commands, add_variant_option
@@ -44,6 +44,7 @@ def register(commands: Commands) -> None:
     _add_limits(p, "the level's own")
     add_variant_option(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the level's random choices (default 0)")
+    p.add_argument("--info", action="store_true", help="then print one line: depth D nodes N nps N score S pv MOVES")
 
 
 def _add_limits(parser: argparse.ArgumentParser, whose: str) -> None:
@@ -144,4 +145,12 @@ def _bestmove(args: argparse.Namespace) -> int:
         raise CommandError(f"the game is over in that position ({outcome.describe()})")
     result = choose_move(level, GameInput.from_board(board), limits, seed=args.seed)
     print(result.move)
+    if args.info:
+        print(_info(result))
     return 0
+
+
+def _info(result: SearchResult) -> str:
+    """What the search did, in one line for scripts: ``depth D nodes N nps N score S pv MOVES``."""
+    nps = round(result.nodes / result.time) if result.time > 0 else 0
+    return f"depth {result.depth} nodes {result.nodes} nps {nps} score {result.score:g} pv {' '.join(result.pv)}"

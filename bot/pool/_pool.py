@@ -33,10 +33,10 @@ from typing import Any
 
 from ai.api import GameInput, Limits, SearchResult, UnknownLevelError, choose_move, get_level, merge_limits
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError
-from bot.pool._worker import MoveFunction, call_in_worker, init_worker, worker_pid
+from bot.pool._worker import READY_TIMEOUT, MoveFunction, WorkerReady, call_in_worker, init_worker, worker_ready
 
-START_TIMEOUT = 60.0
-"""Seconds :meth:`AiPool.start` waits for the workers to boot and import the AI."""
+START_TIMEOUT = READY_TIMEOUT
+"""Seconds :meth:`AiPool.start` waits for the workers to boot, import the AI and compile or load the search kernel."""
 UNHEALTHY_AFTER = 3
 """Consecutive timeouts or unavailable errors after which :attr:`AiPool.healthy` turns false."""
 UNTIMED_MOVE_TIME = 10.0
@@ -122,6 +122,7 @@ class AiPool:
         self._latencies: collections.deque[float] = collections.deque(maxlen=latency_window)
         self._watchdogs: set[asyncio.Task[None]] = set()
         self._retiring: set[asyncio.Task[None]] = set()
+        self._started: tuple[WorkerReady, ...] = ()
 
     # -- metrics ---------------------------------------------------------------------------------------------------
 
@@ -167,11 +168,17 @@ class AiPool:
             return ()
         return tuple(self._executor._processes or ())
 
+    @property
+    def started_workers(self) -> tuple[WorkerReady, ...]:
+        """What every worker reported when :meth:`start` returned: its pid and how long it took to load the kernel
+        (empty before). :meth:`start` returns only once each of them has."""
+        return self._started
+
     # -- lifecycle -------------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start every worker and wait until each has imported the AI. Raises :class:`AiUnavailableError` if they
-        cannot start."""
+        """Start every worker and wait until each has imported the AI and loaded the search kernel. Raises
+        :class:`AiUnavailableError` if they cannot start."""
         if self._closed:
             raise AiUnavailableError("the pool is closed")
         if self._executor is not None:
@@ -187,6 +194,7 @@ class AiPool:
         if failures:
             await self.close(grace=0.0)
             raise AiUnavailableError(f"the AI workers failed to start: {failures[0]!r}") from failures[0]
+        self._started = tuple(result for result in booted if isinstance(result, WorkerReady))
 
     async def close(self, grace: float = 2.0) -> None:
         """Stop the pool: refuse new moves, give running ones ``grace`` seconds, then kill the workers and reap them.
@@ -298,11 +306,12 @@ class AiPool:
     # -- executors -------------------------------------------------------------------------------------------------
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self._workers, mp_context=self._context, initializer=init_worker)
+        ready = self._context.Barrier(self._workers)
+        return ProcessPoolExecutor(self._workers, mp_context=self._context, initializer=init_worker, initargs=(ready,))
 
-    def _prewarm(self, executor: ProcessPoolExecutor) -> list[Future[int]]:
-        # Workers are spawned on submit while none is idle, so one no-op per worker starts them all now.
-        return [executor.submit(worker_pid) for _ in range(self._workers)]
+    def _prewarm(self, executor: ProcessPoolExecutor) -> list[Future[WorkerReady]]:
+        # Workers are spawned on submit while none is idle, so one report per worker starts them all now.
+        return [executor.submit(worker_ready) for _ in range(self._workers)]
 
     def _spawn(self, work: Coroutine[Any, Any, None], tasks: set[asyncio.Task[None]]) -> None:
         """Run ``work`` as a task kept in ``tasks`` until it ends (so it can be cancelled or awaited at close)."""

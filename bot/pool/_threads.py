@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from ai.api import GameInput, Limits, SearchResult, choose_move
+from ai.api import GameInput, Limits, SearchResult, choose_move, warm_up
 
 
 class ThreadChooser:
@@ -35,7 +35,8 @@ class ThreadChooser:
         return ()
 
     async def start(self) -> None:
-        return None
+        """Compile the search kernel or load it from its cache now, so that no move waits for it."""
+        await asyncio.to_thread(warm_up)
 
     async def close(self) -> None:
         self._closed = True

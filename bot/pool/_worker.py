@@ -6,28 +6,51 @@ import os
 import pickle
 import signal
 from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.synchronize import Barrier
 
 from ai.api import GameInput, Limits, SearchResult
 
 MoveFunction = Callable[[str, GameInput, Limits | None, int], SearchResult]
 """The signature of :func:`ai.api.choose_move`; a replacement must be picklable (module-level or a partial of one)."""
+READY_TIMEOUT = 180.0
+"""Seconds the workers of a new executor wait for each other to be ready: a cold numba cache takes 10 to 30 s."""
+
+_warm_up_seconds = 0.0
+_ready: Barrier | None = None
 
 
-def init_worker() -> None:
-    """Boot a worker: import the AI and its levels now, so the first move does not pay for it.
+@dataclass(frozen=True)
+class WorkerReady:
+    """A worker's report that it has started and loaded the search kernel."""
+
+    pid: int
+    warm_up: float
+    """Seconds it spent compiling the kernel, or loading it from numba's on-disk cache."""
+
+
+def init_worker(ready: Barrier | None = None) -> None:
+    """Boot a worker: import the AI and its levels and compile or load the search kernel now, so that no move pays for
+    it; ``ready`` is the executor's barrier of :func:`worker_ready`.
 
     SIGINT is ignored because a Ctrl-C in the terminal reaches the whole process group; the parent decides when the
     workers stop, and otherwise each of them would print a KeyboardInterrupt traceback.
     """
+    global _warm_up_seconds, _ready
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import ai.api
 
     ai.api.levels()
+    _warm_up_seconds = ai.api.warm_up()
+    _ready = ready
 
 
-def worker_pid() -> int:
-    """A no-op task: submitting one per worker makes the executor start them all."""
-    return os.getpid()
+def worker_ready() -> WorkerReady:
+    """The first task of every worker: it runs only once the worker's initializer (and so its warm-up) is done, and
+    the barrier holds each worker to one such task, so one report from every worker means that all are ready."""
+    if _ready is not None:
+        _ready.wait(READY_TIMEOUT)
+    return WorkerReady(os.getpid(), _warm_up_seconds)
 
 
 def portable(exc: BaseException) -> BaseException:

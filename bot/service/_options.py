@@ -62,7 +62,7 @@ def variant_name(name: str) -> str:
 
 def level_name(name: str) -> str:
     try:
-        return get_level(name).name
+        return get_level(name, hidden=False).name
     except UnknownLevelError as exc:
         raise InvalidRequestError(str(exc)) from None
 

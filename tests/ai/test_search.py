@@ -8,6 +8,7 @@ import pytest
 
 from ai.api import Limits, get_level, merge_limits
 from ai.evaluation import MaterialGainEvaluator, TwoPhaseEvaluator, material
+from ai.iterative import HardPlayer
 from ai.mini_solver import _children, solve, value
 from ai.rawgame import node_of
 from ai.search import Engine, history_hashes
@@ -48,7 +49,7 @@ def test_king_multi_jump_finish(name: str) -> None:
 
 
 PINNED = [
-    # (FEN, variant, the moves of medium, cautious, greedy and hard at depth 3, with random.Random(7))
+    # (FEN, variant, the moves of medium, cautious, greedy and the former hard at depth 3, with random.Random(7))
     ("B:W17,22,23,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,19", "american", "19-24", "8-11", "9-14", "8-12"),
     ("W:W14,K15,23,24,28,29:B6,8,13,K30", "american", "23-19", "15-19", "14-9", "24-20"),
     ("W:W6,14,18,22,24,25,26,27,30,32:B3,4,5,8,9,11,16,20", "american", "26-23", "6-2", "25-21", "6-2"),
@@ -66,7 +67,7 @@ def test_alpha_beta_choices_are_pinned(
     for name, expected in (("medium", medium), ("cautious", cautious), ("greedy", greedy)):
         level = get_level(name)
         assert level.factory().choose(Board(fen, variant), level.default_limits, random.Random(7)).move == expected
-    player = get_level("hard").factory()
+    player = HardPlayer()  # hard before it moved to the kernel: the same negamax loop
     assert player.choose(Board(fen, variant), Limits(time=30.0, depth=3), random.Random(7)).move == hard
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,20 @@ def test_bestmove_takes_the_only_legal_move(capsys: pytest.CaptureFixture[str]) 
     assert [m.text() for m in Board(fen).legal_moves] == ["15x22"]
     assert main(["bestmove", fen, "--level", "easy", "--time", "0.5"]) == 0
     assert capsys.readouterr().out == "15x22\n"
+
+
+def test_bestmove_info_says_what_the_search_did(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", "start", "--level", "master", "--time", "0.2", "--info"]) == 0
+    move, info = capsys.readouterr().out.splitlines()
+    match = re.fullmatch(r"depth (\d+) nodes (\d+) nps (\d+) score (-?[\d.]+) pv (.+)", info)
+    assert match, info
+    depth, nodes, nps = (int(match[i]) for i in (1, 2, 3))
+    assert depth >= 1 and nodes > 0 and nps > 0
+    pv = match[5].split()
+    assert pv[0] == move and len(pv) >= 2
+    board = Board()
+    for text in pv:
+        board.push_text(text)  # the line is legal
 
 
 @pytest.mark.parametrize(

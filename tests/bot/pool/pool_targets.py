@@ -2,7 +2,8 @@
 
 :func:`misbehave` reads its level as an instruction: ``crash`` kills its own process, ``hang`` never returns,
 ``unpicklable`` raises an exception that cannot be pickled; any other level is played by :func:`ai.api.choose_move`,
-optionally after writing the worker's pid to ``marker`` and sleeping ``delay`` seconds.
+optionally after writing the worker's pid to ``marker`` and sleeping ``delay`` seconds. :func:`kernel_compiled` says
+whether the worker had the search kernel compiled before the move came.
 """
 
 from __future__ import annotations
@@ -38,3 +39,11 @@ def misbehave(
         tmp.replace(marker)
     time.sleep(delay)
     return choose_move(level, game, limits, seed)
+
+
+def kernel_compiled(level: str, game: GameInput, limits: Limits | None, seed: int) -> SearchResult:
+    from ai.kernel import search  # the module numba compiles; importing it compiles nothing
+
+    before = bool(search.search.signatures)
+    choose_move(level, game, limits, seed)
+    return SearchResult("compiled before the move" if before else "compiled by the move")

@@ -78,6 +78,16 @@ async def test_moves_are_legal_and_workers_prewarmed(make_pool: Callable[..., An
     assert pool.in_flight == pool.queue_depth == pool.busy_workers == 0
 
 
+async def test_workers_load_the_kernel_before_the_pool_is_ready(make_pool: Callable[..., Any]) -> None:
+    pool = await make_pool(workers=2, target=pool_targets.kernel_compiled)
+    started = pool.started_workers
+    assert sorted(ready.pid for ready in started) == sorted(pool.worker_pids), "one report from each worker"
+    assert all(ready.warm_up > 0 for ready in started)
+    # The first move asks its worker whether the kernel's search was compiled before that move.
+    result = await pool.choose("master", GameInput.from_board(midgame()), Limits(time=0.2))
+    assert result.move == "compiled before the move"
+
+
 async def test_event_loop_keeps_running_during_a_search(make_pool: Callable[..., Any], tmp_path: Path) -> None:
     marker = tmp_path / "pid"
     pool = await make_pool(target=functools.partial(pool_targets.misbehave, delay=2.0, marker=str(marker)))

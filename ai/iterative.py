@@ -1,4 +1,5 @@
-"""The ``hard`` level: iterative-deepening alpha-beta under a time limit, reading exchanges to the end.
+"""The ``steady`` level (``hard`` before the compiled kernel): iterative-deepening alpha-beta under a time limit,
+reading exchanges to the end.
 
 - Iterative deepening under a time limit (1 s a move by default): alpha-beta to depth 1, 2, 3, ...; if at any point
   the time is up the search in progress is dropped and the move of the last completed depth is played; if half the
@@ -33,7 +34,7 @@ def win_value(ply: int) -> float:
     return WIN_UNIT * (MAX_PLY - ply)
 
 
-class HardPlayer:
+class SteadyPlayer:
     """Iterative deepening alpha-beta with capture extension and the two-phase heuristic."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:

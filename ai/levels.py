@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
+from ai.iterative import SteadyPlayer
 from ai.kernel import KernelPlayer
 from ai.learners.lms import LmsPlayer
 from ai.learners.qlearning import QLearningPlayer
@@ -86,7 +87,7 @@ def merge_limits(level: Level, limits: Limits | None) -> Limits:
     )
 
 
-HARD_DEPTH = 4
+HARD_DEPTH = 6
 """The nominal depth ``hard`` never searches beyond, whatever its time: ``master`` reaches about 18 in a second."""
 HARD_TABLE_ENTRIES = 1 << 18
 """``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s."""
@@ -107,6 +108,13 @@ BUILT_IN = (
         GreedyPlayer,
         Limits(depth=3),
         aliases=("seed-ab3",),
+    ),
+    Level(
+        "steady",
+        "Iterative deepening for 1 s a move: reads exchanges to the end, plays the opening and the ending by "
+        "different rules.",
+        SteadyPlayer,
+        Limits(time=1.0),
     ),
     Level(
         "hard",

@@ -8,7 +8,7 @@ import pytest
 
 from ai.api import Limits, get_level, merge_limits
 from ai.evaluation import MaterialGainEvaluator, TwoPhaseEvaluator, material
-from ai.iterative import HardPlayer
+from ai.iterative import SteadyPlayer
 from ai.mini_solver import _children, solve, value
 from ai.rawgame import node_of
 from ai.search import Engine, history_hashes
@@ -67,7 +67,7 @@ def test_alpha_beta_choices_are_pinned(
     for name, expected in (("medium", medium), ("cautious", cautious), ("greedy", greedy)):
         level = get_level(name)
         assert level.factory().choose(Board(fen, variant), level.default_limits, random.Random(7)).move == expected
-    player = HardPlayer()  # hard before it moved to the kernel: the same negamax loop
+    player = SteadyPlayer()  # hard before it moved to the kernel: the same negamax loop
     assert player.choose(Board(fen, variant), Limits(time=30.0, depth=3), random.Random(7)).move == hard
 
 

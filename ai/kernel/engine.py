@@ -167,10 +167,11 @@ def search(board: Board, limits: Limits, rng: random.Random, *, table_entries: i
     me, opp, kings, black = _node(board)
     seconds = limits.time if limits.time is not None else DEFAULT_TIME
     depth = min(MAX_DEPTH, limits.depth) if limits.depth is not None else MAX_DEPTH
+    position = (me, opp, kings, black, history[-1], board.halfmove_clock)
+    context = (tables.of(variant), session.table, session.buf, session.stack, keys, work, session.pv)
     best, score, done, length = _search(
-        me, opp, kings, black, history[-1], board.halfmove_clock, roots, depth, float(seconds), limits.nodes or 0,
-        tables.of(variant), session.table, session.buf, session.stack, keys, work, session.pv, session.line,
-    )  # fmt: skip
+        position, roots, depth, float(seconds), limits.nodes or 0, context, session.line
+    )
     move = next(m.text() for m in legal if _packed(variant, m) == best)
     pv = _replay(board, [int(m) for m in session.line[:length]])
     return SearchResult(move, float(score), int(done), tuple(pv), int(work[NODES]), time.perf_counter() - started)

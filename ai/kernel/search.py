@@ -304,33 +304,26 @@ def pvs(
     return best
 
 
+Position = tuple[int, int, int, bool, int, int]
+"""A node as :func:`pvs` takes it: the mover's and the opponent's pieces, the kings, whether Black moves, the key and
+the clock of moves without a capture or a man's move."""
+Context = tuple[t.Constants, Array, mg.Buffer, mg.Buffer, Array, Array, Array]
+"""What every node of one search shares, in :func:`pvs`'s order: the variant's constants, the transposition table, the
+move buffer, the undo stack, the keys of the game so far, the work counters and the principal variations."""
+
+
 @njit
 def search(
-    me: int,
-    opp: int,
-    kings: int,
-    black: bool,
-    h: int,
-    clock: int,
-    roots: Array,
-    max_depth: int,
-    seconds: float,
-    max_nodes: int,
-    k: t.Constants,
-    table: Array,
-    buf: mg.Buffer,
-    stack: mg.Buffer,
-    keys: Array,
-    work: Array,
-    pv: Array,
-    line: Array,
+    position: Position, roots: Array, max_depth: int, seconds: float, max_nodes: int, context: Context, line: Array
 ) -> tuple[int, int, int, int]:
-    """Search the root moves ``roots`` (tried in that order at first) by iterative deepening.
+    """Search the root moves ``roots`` (tried in that order at first) of ``position`` by iterative deepening.
 
     ``seconds`` (0 for none) and ``max_nodes`` (0 for none) bound the search; ``work[ROOT]`` must hold the index of
-    the root's key ``h`` in ``keys`` and ``work[GENERATION]`` the number of this search. Returns the best move, its
-    score, the last completed depth and the length of the principal variation written to ``line``.
+    the root's key in ``keys`` and ``work[GENERATION]`` the number of this search. Returns the best move, its score,
+    the last completed depth and the length of the principal variation written to ``line``.
     """
+    me, opp, kings, black, h, clock = position
+    k, table, buf, stack, keys, work, pv = context
     start = now()
     deadline = start + seconds if seconds > 0.0 else 0.0
     every = 1024

@@ -7,6 +7,7 @@ never a dependency of King Me.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -19,14 +20,17 @@ VENV_DIR = Path(os.environ.get("KINGME_BENCH_VENV", Path(__file__).resolve().par
 
 
 def peer_python() -> Path:
-    """The interpreter of the benchmark venv, created with py-draughts installed if it is missing."""
+    """The interpreter of the benchmark venv, created with py-draughts installed if it is missing. Processes of one
+    run that ask at once take turns on a lock file, so only the first creates the venv."""
     python = VENV_DIR / "bin" / "python"
-    if not python.exists():
-        print(f"creating {VENV_DIR} with {PEER_PACKAGE} (once) ...", file=sys.stderr)
-        venv.EnvBuilder(with_pip=True).create(VENV_DIR)
-    check = subprocess.run([python, "-c", "import draughts"], capture_output=True)
-    if check.returncode != 0:
-        subprocess.run([python, "-m", "pip", "install", "-q", PEER_PACKAGE], check=True)
+    VENV_DIR.parent.mkdir(parents=True, exist_ok=True)
+    with open(VENV_DIR.with_name(VENV_DIR.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        check = subprocess.run([python, "-c", "import draughts"], capture_output=True) if python.exists() else None
+        if check is None or check.returncode != 0:
+            print(f"creating {VENV_DIR} with {PEER_PACKAGE} (once) ...", file=sys.stderr)
+            venv.EnvBuilder(with_pip=True, clear=True).create(VENV_DIR)
+            subprocess.run([python, "-m", "pip", "install", "-q", PEER_PACKAGE], check=True)
     return python
 
 

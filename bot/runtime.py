@@ -172,7 +172,8 @@ class Runtime:
     # -- the steps --------------------------------------------------------------------------------------------------
 
     async def _start_redis(self) -> None:
-        url = self.settings.redis_url
+        secret = self.settings.redis_url  # a password may stand in it: shown only through redact_url
+        url = secret.get_secret_value() if secret is not None else None
         if url is None:
             data_dir = Path(self.settings.kingme_data) / "redis"
             try:

@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     """The bot token (needed only to connect to Discord)."""
     discord_guild_id: int | None = None
     """A guild to sync slash commands to at once (development); None syncs globally."""
-    redis_url: str | None = None
+    redis_url: SecretStr | None = None
     """Redis to use; None starts an embedded redis-server with its data under ``KINGME_DATA``."""
     kingme_data: Path = Path("data")
     ai_workers: int = Field(default_factory=_default_workers, ge=1)

@@ -9,6 +9,7 @@ when a game is read back. Results follow the standard: ``1-0`` means Black, the 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -20,6 +21,8 @@ from core.variants import AMERICAN, Variant, get_variant
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Black", "White", "Result", "GameType", "Variant", "SetUp", "FEN")
 
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+"""Unicode categories of the characters that could end a line: controls and the line and paragraph separators."""
 _TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _COMMENT = re.compile(r"\{[^}]*\}|\([^)]*\)|;[^\n]*")
 _MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$|^\d+\.\.\.$")
@@ -86,7 +89,10 @@ def _movetext(board: Board, result: str) -> str:
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag value as PDN writes it: backslash and quote escaped, and every control character and line or paragraph
+    separator (U+2028, U+2029) a space, so that a tag is always one line whatever a player's name holds."""
+    value = "".join(" " if unicodedata.category(c) in _BREAKING else c for c in value)
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def read_pdn(text: str) -> list[PdnGame]:
@@ -104,7 +110,7 @@ def read_pdn(text: str) -> list[PdnGame]:
         body.clear()
 
     in_body = False
-    for line in text.splitlines():
+    for line in text.replace("\r\n", "\n").split("\n"):  # not splitlines(): a name may hold U+2028 and such
         tag = _TAG.match(line)
         if tag:
             if in_body:

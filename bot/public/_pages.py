@@ -199,12 +199,20 @@ def _game_data(game: GameState, pdn: str) -> dict[str, Any]:
     }
 
 
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` (so no text can end the
+    element or open a comment) and no U+2028/U+2029 (line ends to older JavaScript), each written as its escape."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)
+
+
 async def game_html(request: web.Request) -> web.Response:
     game, pdn = await _finished_game(request)
     data = _game_data(game, pdn)
     title = f"{game.black.name} vs {game.white.name}"
-    # JSON inside a script element: "</" must not appear, or the element would end early
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(data)
     body = f"""
 <h1>{_e(title)}</h1>
 <p class="summary">{_e(game.end_text or "")} <span class="result">{_e(game.result or "*")}</span>

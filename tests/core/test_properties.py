@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -168,3 +169,24 @@ def test_fuzzed_pdn_only_raises_typed_errors(text: str) -> None:
         for move in game.board.move_stack:
             replay.push_text(move.text())
         assert replay.fen() == game.board.fen()
+
+
+HOSTILE_NAMES = ["a\u2028b", "c\u2029d", "e\x00f\rg\th\x1ci\x85j", '"quoted\\"', "</script><script>alert(1)</script>"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_name_never_breaks_a_pdn_tag(name: str) -> None:
+    board = random_game("american", 3, 6)
+    text = game_to_pdn(board, {"Black": name, "White": "bob"})
+    black = next(line for line in text.split("\n") if line.startswith("[Black "))
+    assert black.endswith('"]') and not any(c in black for c in "\u2028\u2029\x00\r\t\x1c\x85")
+    [game] = read_pdn(text)
+    assert game.board.fen() == board.fen() and game.headers["White"] == "bob"
+    assert game.headers["Black"].replace(" ", "") == "".join(c for c in name if c.isprintable()).replace(" ", "")
+
+
+def test_a_pdn_written_with_a_raw_line_separator_in_a_tag_still_reads() -> None:
+    """Games stored before names were cleaned: a U+2028 inside a tag is not a line end when reading."""
+    text = '[Event "King Me game"]\n[Black "al\u2028ice"]\n[White "bob"]\n[Result "*"]\n\n1. 11-15 *\n'
+    [game] = read_pdn(text)
+    assert game.headers["Black"] == "al\u2028ice" and [m.text() for m in game.board.move_stack] == ["11-15"]

@@ -3,6 +3,7 @@ and a finished game's page replays every position of its PDN."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -134,3 +135,26 @@ async def test_game_page_has_the_pdn_and_every_position(sandbox: SandboxRuntime)
         assert active.game is not None
         status, html, _ = await get(session, f"{sandbox.address}/games/{active.game.id}")
         assert status == 404 and "still being played" in html
+
+
+async def test_no_name_can_end_the_replay_pages_script(sandbox: SandboxRuntime) -> None:
+    """Players named to break out of the page: the embedded data stays one inert JSON text, and the game reads back."""
+    emulator, service = sandbox.emulator, sandbox.service
+    assert service is not None
+    hostile = "</script><script>alert(1)</script>\u2028<!--"
+    mallory, bob = User(emulator.user("alice").id, hostile), User(emulator.user("bob").id, "bob\u2029&amp;")
+    game_id = await play_rated_game(service, emulator.guild.id, emulator.channel.id, mallory, bob)
+
+    async with aiohttp.ClientSession() as session:
+        status, html, _ = await get(session, f"{sandbox.address}/games/{game_id}")
+        assert status == 200
+        start = html.index('<script id="game-data" type="application/json">') + len(
+            '<script id="game-data" type="application/json">'
+        )
+        payload = html[start : html.index("</script>", start)]
+        assert not any(c in payload for c in "<>&\u2028\u2029")  # nothing in it can end or comment out the element
+        data = json.loads(payload)
+        assert {data["black"], data["white"]} == {hostile, "bob\u2029&amp;"}
+        assert "<script>alert(1)" not in html  # the visible title and PDN are escaped too
+        status, _, as_json = await get(session, f"{sandbox.address}/games/{game_id}.json")
+        assert status == 200 and len(as_json["replay"]["positions"]) == 3

@@ -34,6 +34,10 @@ class BoardMessage:
         removes the old ones)."""
         return {"content": self.content, "embed": self.embed, "view": self.components, "allowed_mentions": MENTIONS}
 
+    def copy_fields(self) -> dict[str, Any]:
+        """The board as a copy shown outside the game's channel: no controls and no pings."""
+        return {"content": self.content, "embed": self.embed, "allowed_mentions": discord.AllowedMentions.none()}
+
 
 def board_message(view: GameView, selected: int | None = None) -> BoardMessage:
     """The board of ``view``; ``selected`` is the square of the piece whose moves the move menu lists."""

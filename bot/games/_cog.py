@@ -20,7 +20,7 @@ from discord.ext import commands
 from ai.api import levels
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
-from bot.games._board import BoardMessage, algebraic, text_board
+from bot.games._board import BoardMessage, algebraic, board_message, text_board
 from bot.games._components import challenge_controls
 from bot.games._finder import GameFinder
 from bot.games._handlers import ComponentHandlers, user_of
@@ -262,8 +262,10 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         view = await within_deadline(interaction, self.finder.game_here(interaction, mine=False), ephemeral=text)
         if text:
             await send(interaction, ephemeral=True, content=text_board(view))
-        else:
-            await self._post_board(interaction, view)
+        elif str(interaction.channel_id) == view.game.channel_id:
+            await self._post_board(interaction, view)  # in the game's own channel or thread: its board again
+        else:  # elsewhere a copy without controls, never wired to the game's updates or pings
+            await send(interaction, **board_message(view).copy_fields())
 
     @app_commands.command(description="Resign your game in this channel (you confirm with a second button)")
     async def resign(self, interaction: Interaction) -> None:

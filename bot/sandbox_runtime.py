@@ -44,7 +44,7 @@ class SandboxRuntime(Runtime):
 
     Args:
         settings: the operator's settings; the token, Redis URL, data directory, guild and public URL are replaced.
-        announce: called with the page's address once the bot is ready (``kingme sandbox`` prints it).
+        announce: called with the page's address and key once the bot is ready (``kingme sandbox`` prints it).
         http_host: the interface to listen on (keep the loopback: the page has no login).
         redis_binary: as for :class:`Runtime`.
     """
@@ -63,6 +63,8 @@ class SandboxRuntime(Runtime):
         port = settings.http_port or _free_port(http_host)
         shown_host = "127.0.0.1" if http_host in ("0.0.0.0", "") else http_host
         self.address = f"http://{shown_host}:{port}"
+        self.page_url = self.bridge.page_url(self.address)
+        """The page to open: the address with the run's key, which the page's socket must present."""
         sandbox_settings = settings.model_copy(
             update={
                 "discord_token": SecretStr(token),
@@ -101,9 +103,9 @@ class SandboxRuntime(Runtime):
         except BaseException:
             await self.stop()
             raise
-        log.info("sandbox ready at %s", self.address)
+        log.info("sandbox ready at %s", self.address)  # the key stays out of the log
         if self._announce is not None:
-            self._announce(self.address)
+            self._announce(self.page_url)
 
     async def stop(self) -> None:
         """Stop the bot and every part (the bot first, so it does not reconnect), then the emulator. Idempotent."""

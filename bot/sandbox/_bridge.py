@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
@@ -93,9 +95,12 @@ class SandboxBridge:
     has not started yet.
     """
 
-    def __init__(self, emulator: DiscordEmulator, *, default_user: str = "alice") -> None:
+    def __init__(self, emulator: DiscordEmulator, *, default_user: str = "alice", key: str | None = None) -> None:
         self.emulator = emulator
         self.default_user = default_user
+        self.key = key if key is not None else secrets.token_urlsafe(18)
+        """The per-run secret the page's address carries and its socket must present: another page in the user's
+        browser (even one whose name resolves to this machine) does not know it, so it gets nothing."""
         self.viewers: set[Viewer] = set()
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -128,7 +133,24 @@ class SandboxBridge:
         text = text.replace("{{importmap}}", json.dumps({"imports": modules}))
         return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-cache"})
 
-    async def socket(self, request: web.Request) -> web.WebSocketResponse:
+    def page_url(self, address: str) -> str:
+        """The page's address with this run's key: the one to open (and the one ``kingme sandbox`` prints)."""
+        return f"{address}/?key={self.key}"
+
+    def _refusal(self, request: web.Request) -> str | None:
+        """Why a socket request is not the page's own (None when it is): a browser names the page that opens a
+        socket in ``Origin``, which must be this server itself, and the page must present this run's key."""
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"{request.scheme}://{request.host}":
+            return "this socket serves only the sandbox's own page"
+        if not hmac.compare_digest(request.query.get("key", ""), self.key):
+            return "open the address kingme sandbox printed: this socket needs its key"
+        return None
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        refusal = self._refusal(request)
+        if refusal is not None:
+            raise web.HTTPForbidden(text=refusal)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=1 << 20)
         await ws.prepare(request)
         viewer = Viewer(ws, self._user(request.query.get("as", self.default_user), fallback=True))

@@ -18,10 +18,12 @@ export function connect(onUpdate) {
 }
 
 function open() {
-  const as = state.me ? state.me.name : new URLSearchParams(location.search).get("as") || "";
+  const query = new URLSearchParams(location.search);
+  const as = state.me ? state.me.name : query.get("as") || "";
   const url = new URL("/sandbox/ws", location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   if (as) url.searchParams.set("as", as);
+  url.searchParams.set("key", query.get("key") || ""); // this run's key, from the address kingme sandbox printed
   socket = new WebSocket(url);
   socket.onopen = () => {
     retry = 0;

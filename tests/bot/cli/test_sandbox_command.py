@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 STARTUP_TIMEOUT = 60.0
-ADDRESS = re.compile(r"King Me sandbox: open (http://127\.0\.0\.1:\d+) ")
+ADDRESS = re.compile(r"King Me sandbox: open (http://127\.0\.0\.1:\d+)/\?key=[\w-]+ ")
 DATA_DIR = re.compile(r"data in (\S+)/redis")
 
 

@@ -120,7 +120,7 @@ async def connect(sandbox: SandboxRuntime) -> AsyncIterator[Callable[[str], Any]
     pages: list[PageSocket] = []
 
     async def open_page(user: str) -> PageSocket:
-        socket = await session.ws_connect(f"{sandbox.address}{SOCKET_PATH}?as={user}")
+        socket = await session.ws_connect(f"{sandbox.address}{SOCKET_PATH}?as={user}&key={sandbox.bridge.key}")
         page = PageSocket(socket)
         pages.append(page)
         await page.wait_for(lambda u: u["type"] == "snapshot", what="snapshot")

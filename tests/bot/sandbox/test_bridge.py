@@ -8,7 +8,9 @@ import re
 from typing import Any
 
 import aiohttp
+import pytest
 
+from bot.sandbox import SOCKET_PATH
 from bot.sandbox_runtime import SandboxRuntime
 from tests.bot.sandbox.conftest import PageSocket, Update, board_version, component
 
@@ -183,3 +185,25 @@ async def test_a_challenge_opens_a_thread_on_every_page(sandbox: SandboxRuntime,
             what="the board in the thread",
         )
         assert board_version(board["message"]) is not None
+
+
+async def test_only_the_pages_own_origin_with_the_runs_key_gets_a_socket(sandbox: SandboxRuntime) -> None:
+    """Another page in the user's browser (another origin, or one that resolves to this machine but lacks the key
+    printed at start) is refused before any update flows; the page itself connects."""
+    url = f"{sandbox.address}{SOCKET_PATH}"
+    own = sandbox.address
+    async with aiohttp.ClientSession() as session:
+        for query, origin in (
+            (f"?key={sandbox.bridge.key}", "http://evil.example"),  # a page elsewhere that somehow knows the key
+            ("", own),  # the page's own origin without the key
+            ("?key=guess", own),
+            ("?key=guess", None),  # a script outside any browser, without the key
+        ):
+            headers = {"Origin": origin} if origin is not None else {}
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(url + query, headers=headers)
+            assert refused.value.status == 403
+        async with session.ws_connect(f"{url}?key={sandbox.bridge.key}", headers={"Origin": own}) as socket:
+            first = await socket.receive_json(timeout=10)
+            assert first["type"] == "snapshot"
+    assert sandbox.page_url == f"{sandbox.address}/?key={sandbox.bridge.key}"

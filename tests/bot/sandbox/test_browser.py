@@ -167,7 +167,7 @@ async def test_a_newcomer_plays_easy_to_the_end_then_reads_the_ladder_and_the_re
     page.set_default_timeout(STEP_TIMEOUT)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    await page.goto(sandbox.address + "/")
+    await page.goto(sandbox.page_url)
     await page.wait_for_selector('body[data-me="alice"][data-ready="1"]')
     assert await page.locator(".channel[data-name='checkers']").count() == 1
 

@@ -42,15 +42,13 @@ def _text(variant: Variant, move: int, path: int) -> str:
     """``core``'s text of a kernel move."""
     if move == mg.PASS:
         return PASS.text()
-    g = variant.geometry
-    group = 2 * g.per_row + 1
-    start = (move >> mg.FROM_SHIFT) & 63
+    square_of_bit = variant.geometry.square_of_bit
+    start = square_of_bit[1 << ((move >> mg.FROM_SHIFT) & 63)]
     captured = move & mg.CAPTURED
     if not captured:
-        end = (move >> mg.TO_SHIFT) & 63
-        return f"{start - start // group + 1}-{end - end // group + 1}"
+        return f"{start}-{square_of_bit[1 << ((move >> mg.TO_SHIFT) & 63)]}"
     landings = [((path >> (5 * j)) & 31) + 1 for j in range(captured.bit_count())]
-    return "x".join(str(n) for n in (start - start // group + 1, *landings))
+    return "x".join(str(n) for n in (start, *landings))
 
 
 def _packed(variant: Variant, move: Move) -> int:

@@ -29,6 +29,8 @@ MAX_PLIES = 200
 ADJUDICATED = "adjudicated: ply cap"
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
+ONE_SIDED_95 = 0.05
+"""The chance left out by a one-sided 95% bound."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,18 @@ class EloEstimate:
         return (self.high - self.low) / 2.0
 
     def describe(self) -> str:
-        """E.g. ``+191 ± 120 (95% CI +80 to +310)``."""
+        """E.g. ``+191 ± 120 (95% CI +80 to +310)``; a 100% score is ``at least +316 (…)``, a 0% score ``at most
+        -316 (…)``, and an end of the interval that no finite difference reaches is said in words."""
+        if math.isinf(self.elo):
+            if self.elo > 0:
+                return f"at least {_signed(self.low)} (95% confidence: every game won, so no upper bound)"
+            return f"at most {_signed(self.high)} (95% confidence: every game lost, so no lower bound)"
+        if math.isinf(self.low) and math.isinf(self.high):
+            return f"{_signed(self.elo)} (95% CI unbounded both ways: too few games)"
+        if math.isinf(self.high):
+            return f"{_signed(self.elo)} (95% CI {_signed(self.low)} and above, no upper bound)"
+        if math.isinf(self.low):
+            return f"{_signed(self.elo)} (95% CI {_signed(self.high)} and below, no lower bound)"
         return f"{_signed(self.elo)} ± {_number(self.margin)} (95% CI {_signed(self.low)} to {_signed(self.high)})"
 
 
@@ -166,12 +179,16 @@ def elo_estimate(wins: int, draws: int, losses: int) -> EloEstimate:
 
     The score is ``s = (W + D/2) / n``; the variance of one game's points is ``(W(1-s)² + D(½-s)² + L·s²) / n``; the
     interval is ``s ± 1.96·sqrt(variance / n)``, clamped to 0%..100%, with each bound turned into Elo (an end at 0% or
-    100% is -inf or +inf).
+    100% is -inf or +inf). A score of 100% (or 0%) has no variance to measure, so its one finite bound is the exact
+    one-sided 95% bound of a win rate that won (or lost) every one of n games: ``0.05^(1/n)`` (or one minus it).
     """
     n = wins + draws + losses
     if n <= 0:
         raise ValueError("no games: an Elo estimate needs at least one game")
     score = (wins + draws / 2.0) / n
+    if score in (0.0, 1.0):
+        bound = elo_from_score(ONE_SIDED_95 ** (1.0 / n))
+        return EloEstimate(math.inf, bound, math.inf) if score == 1.0 else EloEstimate(-math.inf, -math.inf, -bound)
     variance = (wins * (1.0 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
     spread = Z_95 * math.sqrt(variance / n)
     low, high = max(0.0, score - spread), min(1.0, score + spread)

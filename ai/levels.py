@@ -3,16 +3,23 @@
 A level is a name, a one-line summary of how it plays, a factory of its :class:`ai.player.Player` and its default
 limits. Old names stay valid as aliases: :func:`get_level` accepts them (so stored games and typed commands keep
 working) while :func:`levels`, which the menus and help list, shows only the real names.
+
+A learning level with trained weights is named ``level@FILE`` (``lms@weights.json``, as ``kingme bestmove --weights``
+and ``kingme arena --weights-a`` spell it): :func:`get_level` builds it from the weights file; it is hidden, so no
+game's options accept it. The name alone says everything, so it crosses to the arena's worker processes as text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
 from ai.iterative import SteadyPlayer
 from ai.kernel import KernelPlayer
+from ai.learners import WeightsFileError, read_weights
 from ai.learners.lms import LmsPlayer
 from ai.learners.qlearning import QLearningPlayer
 from ai.learners.sarsa import SarsaPlayer
@@ -39,6 +46,9 @@ class Level:
     hidden: bool = False
     """A benchmark player, not a level people play: :func:`get_level` finds it (the arena, ``kingme bestmove``, the
     benchmarks) but :func:`levels` leaves it out, so no menu, help text or game option offers it."""
+    trained: Callable[[Mapping[str, dict[str, Any]]], Player] | None = None
+    """A learning level's player with the models of a weights file instead of the shipped ones (None: not a
+    learner)."""
 
 
 class UnknownLevelError(RulesError):
@@ -65,11 +75,25 @@ def levels() -> dict[str, Level]:
 def get_level(name: str, *, hidden: bool = True) -> Level:
     """The level called ``name`` (or formerly called so); a hidden one only if ``hidden`` (a game's options say
     ``hidden=False``, so players cannot pick a benchmark player)."""
-    key = name.strip().lower()
+    base, at, path = name.partition("@")
+    key = base.strip().lower()
     level = _LEVELS.get(key) or _LEVELS.get(_ALIASES.get(key, ""))
-    if level is None or (level.hidden and not hidden):
+    if level is None or (level.hidden and not hidden) or (at and not hidden):
         raise UnknownLevelError(f"unknown AI level {name!r}: choose one of {', '.join(levels())}")
-    return level
+    return with_weights(level, Path(path)) if at else level
+
+
+def with_weights(level: Level, path: Path) -> Level:
+    """``level`` playing the weights in the file at ``path`` (a hidden level named ``name@path``)."""
+    trained = level.trained
+    if trained is None:
+        learners = ", ".join(name for name, known in _LEVELS.items() if known.trained is not None)
+        raise UnknownLevelError(f"only the learning levels ({learners}) play from a weights file, not {level.name}")
+    try:
+        models = read_weights(path, level.name)
+    except WeightsFileError as exc:
+        raise UnknownLevelError(str(exc)) from None
+    return replace(level, name=f"{level.name}@{path}", factory=lambda: trained(models), hidden=True, aliases=())
 
 
 def merge_limits(level: Level, limits: Limits | None) -> Limits:
@@ -134,6 +158,7 @@ BUILT_IN = (
         QLearningPlayer,
         Limits(),
         max_time=1.0,
+        trained=lambda models: QLearningPlayer(models=models),
     ),
     Level(
         "lms",
@@ -141,6 +166,7 @@ BUILT_IN = (
         LmsPlayer,
         Limits(),
         max_time=1.0,
+        trained=lambda models: LmsPlayer(models=models),
     ),
     Level(
         "sarsa",
@@ -148,6 +174,7 @@ BUILT_IN = (
         SarsaPlayer,
         Limits(),
         max_time=1.0,
+        trained=lambda models: SarsaPlayer(models=models),
     ),
 )
 """The levels King Me ships, in the order players see them."""

@@ -11,16 +11,18 @@ the episode for a move whenever its side is to move, and tells it when the game 
 
 A weights file is JSON: ``{"learner": name, "format": 1, "models": {variant: model}}``; each model is the learner's
 own dictionary (it keeps a ``"meta"`` entry on how it was trained). A player on a variant with no model of its own
-uses the ``american`` model, and with no file at all an untrained one.
+uses the ``american`` model, and with no file at all an untrained one. A player given the models of a weights file
+(:func:`read_weights`, as ``kingme train`` writes them) plays those instead of the shipped ones.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from ai.player import Limits, Player, SearchResult
@@ -81,12 +83,18 @@ class FrozenPlayer(Generic[M]):
     """A learner's level: it plays greedily with frozen weights of type ``M``, its own or, by default, the weights
     shipped for the variant."""
 
-    def __init__(self, model: M | None = None) -> None:
+    def __init__(self, model: M | None = None, *, models: Mapping[str, dict[str, Any]] | None = None) -> None:
+        """``model``: the weights for every variant; ``models``: a weights file's models by variant (see
+        :func:`read_weights`); neither: the shipped weights."""
         self._model = model
+        self._models = models
 
     def model_for(self, variant: str) -> M:
         """The weights it plays ``variant`` with."""
         if self._model is not None:
+            return self._model
+        if self._models is not None:
+            self._model = self.parse(self._models.get(variant, self._models.get(FALLBACK_VARIANT)))
             return self._model
         key = (type(self), variant)
         if key not in _SHIPPED:
@@ -100,6 +108,10 @@ class FrozenPlayer(Generic[M]):
 
     def load_shipped(self, variant: str) -> M:
         """The shipped weights for ``variant`` (or untrained ones if there are none)."""
+        raise NotImplementedError
+
+    def parse(self, model: dict[str, Any] | None) -> M:
+        """The weights of one model of a weights file (untrained ones for None)."""
         raise NotImplementedError
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
@@ -157,6 +169,25 @@ def shipped_model(name: str, variant: str) -> dict[str, Any] | None:
 def weights_document(name: str, models: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A weights file's content."""
     return {"learner": name, "format": WEIGHTS_FORMAT, "models": models}
+
+
+class WeightsFileError(ValueError):
+    """A weights file that cannot be read, or that holds another learner's weights."""
+
+
+def read_weights(path: Path, learner: str) -> dict[str, dict[str, Any]]:
+    """The models by variant of the ``learner`` weights file at ``path``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise WeightsFileError(f"cannot read the weights file {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise WeightsFileError(f"{path} is not a weights file: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
+        raise WeightsFileError(f"{path} is not a weights file")
+    if data.get("learner") != learner:
+        raise WeightsFileError(f"{path} holds {data.get('learner')} weights, not {learner} weights")
+    return {str(variant): model for variant, model in data["models"].items() if isinstance(model, dict)}
 
 
 def move_by_text(board: Board, text: str) -> Move:

@@ -214,5 +214,8 @@ class LmsPlayer(FrozenPlayer[LinearModel]):
     def best(self, model: LinearModel, board: Board, rng: random.Random) -> tuple[Move, float]:
         return PerformanceSystem(model).choose(board, rng)
 
+    def parse(self, model: dict[str, Any] | None) -> LinearModel:
+        return LinearModel.from_model(model)
+
     def load_shipped(self, variant: str) -> LinearModel:
         return LinearModel.from_model(shipped_model(NAME, variant))

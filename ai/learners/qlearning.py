@@ -289,6 +289,9 @@ class QLearningPlayer(FrozenPlayer[QTable]):
         index = greedy(model, board, moves, values, rng)
         return moves[index], values[index]
 
+    def parse(self, model: dict[str, Any] | None) -> QTable:
+        return QTable.from_model(model)
+
     def load_shipped(self, variant: str) -> QTable:
         return QTable.from_model(load_shipped_model(variant))
 

@@ -193,5 +193,8 @@ class SarsaPlayer(FrozenPlayer[SarsaModel]):
         index = argmax(values, rng)
         return moves[index], values[index]
 
+    def parse(self, model: dict[str, Any] | None) -> SarsaModel:
+        return SarsaModel.from_model(model)
+
     def load_shipped(self, variant: str) -> SarsaModel:
         return SarsaModel.from_model(shipped_model(NAME, variant))

@@ -19,7 +19,14 @@ EXIT_INTERRUPTED = 130
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="kingme", description="King Me: checkers engine, AI and Discord bot.")
+    parser = Parser(
+        prog="kingme",
+        description=(
+            "King Me: checkers engine, AI and Discord bot. Plain `kingme`, with no command, runs the bot: on Discord "
+            "when DISCORD_TOKEN is set, otherwise in a local sandbox (a page like a Discord channel, printed at start) "
+            "with its own embedded Redis."
+        ),
+    )
     parser.set_defaults(handler=run.main_job)  # a subcommand's own handler replaces it
     commands = Commands(parser)
     for module in (engine, ai_commands, train, run, sandbox):

@@ -28,6 +28,8 @@ def register(commands: Commands) -> None:
     _add_limits(p, "each level's own")
     add_variant_option(p)
     p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: half the CPUs)")
+    p.add_argument("--weights-a", metavar="FILE", help="level A (a learning level) plays the weights in FILE")
+    p.add_argument("--weights-b", metavar="FILE", help="level B (a learning level) plays the weights in FILE")
     p.add_argument("--pdn", metavar="FILE", help="write every game to FILE as PDN")
     p.add_argument("--seed", type=int, default=0, help="shuffles the ballots and seeds the levels (default 0)")
     p.add_argument(
@@ -41,6 +43,7 @@ def register(commands: Commands) -> None:
     p = commands.add("bestmove", _bestmove)
     add_position_argument(p)
     p.add_argument("--level", required=True, help="AI level, e.g. easy")
+    p.add_argument("--weights", metavar="FILE", help="a learning level plays the weights in FILE (kingme train's)")
     _add_limits(p, "the level's own")
     add_variant_option(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the level's random choices (default 0)")
@@ -78,7 +81,7 @@ def _arena(args: argparse.Namespace) -> int:
         raise CommandError("--max-plies must be 1 or more")
     limits = _limits(args)
     variant = get_variant(args.variant).name
-    a, b = get_level(args.a).name, get_level(args.b).name
+    a, b = _level_name(args.a, args.weights_a), _level_name(args.b, args.weights_b)
     pdn_file = None
     if args.pdn:
         try:
@@ -126,6 +129,11 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _level_name(level: str, weights: str | None) -> str:
+    """The registry's name of ``level``, playing the weights file ``weights`` if given (``lms@FILE``)."""
+    return get_level(level if weights is None else f"{level}@{weights}").name
+
+
 def _describe_limits(limits: Limits) -> str:
     parts = []
     if limits.time is not None:
@@ -139,7 +147,7 @@ def _bestmove(args: argparse.Namespace) -> int:
     """print the move an AI level chooses in a position"""
     limits = _limits(args)
     board = board_from_args(args.fen, args.variant)
-    level = get_level(args.level).name
+    level = _level_name(args.level, args.weights)
     outcome = board.outcome()
     if outcome is not None:
         raise CommandError(f"the game is over in that position ({outcome.describe()})")

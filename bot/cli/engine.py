@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from bot.cli._command import CommandError, Commands, add_variant_option
@@ -57,19 +58,52 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+GAME_OVER = 1
+"""The exit status of ``kingme moves`` in a position where the game is over (there is no move to list)."""
+
+
 def _moves(args: argparse.Namespace) -> int:
-    """list every legal move of a position, one a line"""
+    """list every legal move of a position, one a line (exit status 1 if the game is over)"""
     board = board_from_args(args.fen, args.variant)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"kingme: the game is over in that position: {outcome.describe()}", file=sys.stderr)
+        return GAME_OVER
     for move in board.legal_moves:
         print(move.text())
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
-    """print a position as a text board"""
+    """print a position as a text board, empty dark squares showing their numbers"""
     board = board_from_args(args.fen, args.variant)
-    print(board.ascii())
+    print(numbered_board(board))
     outcome = board.outcome()
     side = board.turn.label
     print(f"{side} to move" if outcome is None else outcome.describe())
     return 0
+
+
+def numbered_board(board: Board) -> str:
+    """The board as text with its coordinates, Black at the top: ``b``/``w`` men, ``B``/``W`` kings, and each empty dark
+    square showing its number, the numbers that move text such as ``11-15`` uses."""
+    g = board.variant.geometry
+    files = [" "] * g.size
+    ranks = [" "] * g.size
+    rows = []
+    for row in range(g.size):
+        cells = []
+        for col in range(g.size):
+            square = g.square_at(row, col)
+            if square is None:
+                cells.append("  ")
+                continue
+            name = g.square_name(square)
+            files[col], ranks[row] = name[0], name[1:]
+            piece = board.piece_at(square)
+            cells.append(f" {piece.symbol()}" if piece else f"{square:2d}")
+        rows.append(cells)
+    width = max(len(rank) for rank in ranks)
+    lines = [f"{ranks[row]:>{width}} " + " ".join(cells).rstrip() for row, cells in enumerate(rows)]
+    lines.append(" " * (width + 1) + " ".join(f" {file}" for file in files))
+    return "\n".join(lines)

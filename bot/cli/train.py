@@ -3,8 +3,9 @@
     kingme train {qlearning,lms,sarsa} --games N [--variant V] [--seed S] [--opponent O] [--out PATH]
                  [--eval-every K] [--eval-games G]
 
-The weights go to ``--out`` as a weights file (see :mod:`ai.learners`); other variants' models already in that file
-are kept, so one file can hold a model per variant. Without ``--out`` nothing is written.
+The weights go to ``--out`` as a weights file (see :mod:`ai.learners`), by default ``KINGME_DATA/weights/LEARNER.json``;
+other variants' models already in that file are kept, so one file can hold a model per variant. The command says where
+the weights went and how to play them (``kingme bestmove FEN --level LEARNER --weights FILE``).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ai.learners import weights_document
+from ai.learners import WeightsFileError, read_weights, weights_document
 from ai.training import CurvePoint, learner_names, parse_opponents, train
-from bot.cli._command import CommandError, Commands, add_variant_option
+from bot.cli._command import CommandError, Commands, add_variant_option, load_settings
 from core import get_variant
 
 
@@ -29,7 +30,11 @@ def register(commands: Commands) -> None:
     p.add_argument(
         "--opponent", default="self", help="self (self-play), a level name, or a comma-separated mix such as self,easy"
     )
-    p.add_argument("--out", type=Path, help="weights file to write (its other variants' models are kept)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="weights file to write (its other variants' models are kept; default KINGME_DATA/weights/LEARNER.json)",
+    )
     p.add_argument("--eval-every", type=int, default=0, help="measure the curve every K games (0: at the end only)")
     p.add_argument("--eval-games", type=int, default=20, help="games against each level per curve point")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -45,11 +50,12 @@ def _train(args: argparse.Namespace) -> int:
         raise CommandError("--eval-every must be 0 or more")
     if args.eval_games < 0:
         raise CommandError("--eval-games must be 0 or more")
-    if args.out is not None and args.out.exists() and args.out.is_dir():
-        raise CommandError(f"--out {args.out} is a directory")
+    out: Path = args.out if args.out is not None else load_settings().kingme_data / "weights" / f"{args.learner}.json"
+    if out.exists() and out.is_dir():
+        raise CommandError(f"--out {out} is a directory")
     get_variant(args.variant)
     parse_opponents(args.opponent)
-    existing = _read_existing(args.out, args.learner) if args.out is not None else {}
+    existing = _read_existing(out, args.learner)
 
     with tqdm(total=args.games, unit="game", disable=args.quiet, dynamic_ncols=True) as bar:
 
@@ -69,24 +75,26 @@ def _train(args: argparse.Namespace) -> int:
             eval_games=args.eval_games,
         )
     print(format_curve(curve))
-    if args.out is not None:
-        existing[model["meta"]["variant"]] = model
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(weights_document(args.learner, existing), separators=(",", ":")) + "\n")
-        print(f"weights written to {args.out}")
+    existing[model["meta"]["variant"]] = model
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(weights_document(args.learner, existing), separators=(",", ":")) + "\n")
+    except OSError as exc:
+        raise CommandError(f"cannot write the weights to {out}: {exc.strerror}") from None
+    print(f"weights written to {out}")
+    variant = "" if args.variant == "american" else f" --variant {args.variant}"
+    print(f"play them: kingme bestmove start --level {args.learner} --weights {out}{variant}")
     return 0
 
 
-def _read_existing(path: Path, learner: str) -> dict[str, Any]:
+def _read_existing(path: Path, learner: str) -> dict[str, dict[str, Any]]:
+    """The models already in the weights file at ``path`` (none if there is no file)."""
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CommandError(f"--out {path} exists and is not a weights file: {exc}") from None
-    if not isinstance(data, dict) or data.get("learner") != learner or not isinstance(data.get("models"), dict):
-        raise CommandError(f"--out {path} exists and is not a {learner} weights file")
-    return dict(data["models"])
+        return read_weights(path, learner)
+    except WeightsFileError as exc:
+        raise CommandError(f"--out: {exc}") from None
 
 
 def format_curve(curve: list[CurvePoint]) -> str:

@@ -240,8 +240,17 @@ def test_elo_interval_clamps_at_zero_and_hundred_percent() -> None:
     small = elo_estimate(1, 0, 1)  # s ± 0.69: both ends clamp
     assert (small.low, small.elo, small.high) == (-math.inf, 0.0, math.inf)
     assert small.margin == math.inf
+    assert small.describe() == "+0 (95% CI unbounded both ways: too few games)"
     perfect = elo_estimate(5, 0, 0)
-    assert perfect.elo == perfect.low == perfect.high == math.inf
-    assert perfect.describe().startswith("+inf")
+    assert perfect.elo == perfect.high == math.inf
+    assert perfect.low == pytest.approx(elo_from_score(0.05 ** (1 / 5)))  # won all 5: 95% sure the rate is > 54.9%
+    assert perfect.describe() == f"at least +{round(perfect.low)} (95% confidence: every game won, so no upper bound)"
+    hopeless = elo_estimate(0, 0, 20)
+    assert hopeless.low == hopeless.elo == -math.inf
+    assert hopeless.high == pytest.approx(-elo_from_score(0.05 ** (1 / 20)))
+    assert hopeless.describe().startswith("at most -")
+    assert "inf" not in perfect.describe() + hopeless.describe() + small.describe()
+    one_sided = elo_estimate(9, 1, 0)  # s = 0.95: the interval's top clamps at 100%
+    assert one_sided.describe().endswith("and above, no upper bound)")
     with pytest.raises(ValueError):
         elo_estimate(0, 0, 0)

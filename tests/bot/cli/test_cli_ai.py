@@ -91,6 +91,44 @@ def test_arena_prints_the_match_result(tmp_path: Path, capsys: pytest.CaptureFix
     w, d, l = (int(n) for n in wdl.split()[1].split("/"))
     assert w + d + l == 2
     assert any(line.startswith("Score: ") and "%" in line for line in lines)
-    assert any(line.startswith("Elo difference: ") and "±" in line for line in lines)
+    elo = next(line for line in lines if line.startswith("Elo difference: "))
+    assert re.fullmatch(r"Elo difference: (at least [+-]\d+|at most [+-]\d+|[+-]\d+) .*\)", elo), elo
+    assert "inf" not in elo
     assert "2/2" in err  # the progress bar, on stderr
     assert len(read_pdn(pdn.read_text())) == 2
+
+
+def test_arena_with_a_perfect_score_prints_a_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "master", "easy", "--games", "2", "--time", "0.05", "--jobs", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "W/D/L: 2/0/0" in out
+    elo = next(line for line in out.splitlines() if line.startswith("Elo difference:"))
+    assert re.fullmatch(r"Elo difference: at least [+-]\d+ \(95% confidence: every game won, so no upper bound\)", elo)
+    assert "inf" not in out
+
+
+def test_trained_weights_go_to_the_data_folder_and_can_be_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KINGME_DATA", str(tmp_path / "data"))
+    assert main(["train", "sarsa", "--games", "2", "--eval-games", "0", "--quiet"]) == 0
+    weights = tmp_path / "data" / "weights" / "sarsa.json"
+    out = capsys.readouterr().out
+    assert f"weights written to {weights}\n" in out
+    assert f"play them: kingme bestmove start --level sarsa --weights {weights}\n" in out
+    assert main(["bestmove", "start", "--level", "sarsa", "--weights", str(weights)]) == 0
+    assert capsys.readouterr().out.strip() in {m.text() for m in Board().legal_moves}
+    args = ["arena", "sarsa", "easy", "--weights-a", str(weights), "--games", "2", "--jobs", "1", "--quiet"]
+    assert main(args) == 0
+    assert f"sarsa@{weights} vs easy: 2 games" in capsys.readouterr().out
+    assert main(["bestmove", "start", "--level", "master", "--weights", str(weights)]) == 2
+    assert "only the learning levels" in capsys.readouterr().err
+    assert main(["bestmove", "start", "--level", "lms", "--weights", str(weights)]) == 2
+    assert "holds sarsa weights, not lms weights" in capsys.readouterr().err
+
+
+def test_weights_files_are_not_game_options() -> None:
+    from ai.api import UnknownLevelError, get_level
+
+    with pytest.raises(UnknownLevelError):
+        get_level("lms@/etc/passwd", hidden=False)

@@ -40,6 +40,7 @@ Clock = Callable[[], float]
 CACHED_GAMES = 1000
 """Active games whose state a service keeps in memory (the most recently used); others are read from the store."""
 
+
 class GameService:
     """King Me's games: challenges, moves, AI turns, draws, takebacks, timeouts, ratings and queries.
 

@@ -35,7 +35,7 @@ from bot.public import register_public_routes
 from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
-from bot.store import RedisGameStore
+from bot.store import RedisGameStore, connect
 from bot.web import HealthSource, WebServer, create_web_app
 
 log = logging.getLogger(__name__)
@@ -177,7 +177,9 @@ class Runtime:
         if url is None:
             data_dir = Path(self.settings.kingme_data) / "redis"
             try:
-                server = EmbeddedRedis(data_dir, appendonly=True, binary=self._redis_binary)
+                server = EmbeddedRedis(
+                    data_dir, appendonly=True, appendfsync=self.settings.redis_appendfsync, binary=self._redis_binary
+                )
             except EmbeddedRedisError as exc:
                 raise StartupError(f"{one_line(str(exc))} (or set REDIS_URL to use another Redis)") from None
             try:
@@ -193,7 +195,7 @@ class Runtime:
             log.info("embedded redis-server %s started (pid %s), data in %s", server.binary, server.pid, data_dir)
         shown = "the embedded redis-server" if self.settings.redis_url is None else redact_url(url)
         try:
-            client = aioredis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT)
+            client = connect(url)  # retries and timeouts that ride out a short outage
         except ValueError as exc:
             raise StartupError(f"REDIS_URL is not a Redis URL ({one_line(str(exc))})") from None
         self.redis = client

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -32,6 +33,9 @@ class Settings(BaseSettings):
     redis_url: SecretStr | None = None
     """Redis to use; None starts an embedded redis-server with its data under ``KINGME_DATA``."""
     kingme_data: Path = Path("data")
+    redis_appendfsync: Literal["everysec", "always"] = "everysec"
+    """When the embedded redis-server fsyncs its append-only file: ``everysec`` (a power cut may lose the last second)
+    or ``always`` (before every acknowledged write); ignored with ``REDIS_URL`` (that server has its own)."""
     ai_workers: int = Field(default_factory=_default_workers, ge=1)
     use_threads: bool = False
     """Run AI searches in threads instead of processes (for small hosts and tests)."""
@@ -56,6 +60,8 @@ class Settings(BaseSettings):
     AI failed, or the process that was searching stopped)."""
     game_threads: bool = True
     """Open each accepted challenge's game in its own thread (``GAME_THREADS``); off, games stay in the channel."""
+    game_retention_days: float | None = Field(default=None, gt=0)
+    """Days a finished game is kept (then the sweeper deletes it); unset keeps them for ever, as the history."""
 
     @model_validator(mode="after")
     def _check_ranges(self) -> Settings:

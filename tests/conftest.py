@@ -38,7 +38,7 @@ def redis_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
 
     It is stopped at teardown whatever state the test left it in.
     """
-    server = EmbeddedRedis(tmp_path / "redis", fsync_always=True)
+    server = EmbeddedRedis(tmp_path / "redis", appendfsync="always")
     try:
         server.start()
         yield server

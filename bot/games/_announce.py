@@ -15,6 +15,7 @@ from typing import Protocol
 
 import discord
 
+from bot.bounded import BoundedDict
 from bot.games import _messages as say
 from bot.games._keeper import BoardKeeper
 from bot.games._messages import MENTIONS
@@ -24,6 +25,9 @@ from bot.service import Event, EventKind, GameKind, GameService, GameView
 log = logging.getLogger(__name__)
 _PING_EVENTS = (EventKind.MOVE_PLAYED, EventKind.DRAW_OFFERED, EventKind.TAKEBACK_REQUESTED, EventKind.PASSED)
 _NO_PINGS = discord.AllowedMentions.none()
+PINGS_REMEMBERED = 1000
+"""Games whose last ping message is remembered (to delete it at the next); a game that ended in another process is
+never forgotten otherwise. A forgotten ping merely stays in the channel."""
 
 
 class PublicLinks(Protocol):
@@ -41,7 +45,7 @@ class Announcer:
         self._service = service
         self._boards = boards
         self._links = links
-        self._pings: dict[str, tuple[int, int]] = {}
+        self._pings: BoundedDict[str, tuple[int, int]] = BoundedDict(PINGS_REMEMBERED)
         """The ping message of each game being played, as (channel id, message id)."""
 
     async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from ai.api import levels
 from bot.games import _messages as say
+from bot.games import _privacy
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, text_board
 from bot.games._components import challenge_controls
@@ -90,6 +91,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """The game service's event sink on Discord."""
         self.clicks = ComponentHandlers(service, self.boards, self.events, game_threads=settings.game_threads)
         """What a click on a component does."""
+        bot.add_dynamic_items(_privacy.DeleteMyData)
         super().__init__()
 
     # -- errors ---------------------------------------------------------------------------------------------------
@@ -373,6 +375,10 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             interaction.guild_id or 0, interaction.channel_id or 0, level_a, level_b, variant=variant
         )
         await self._open(interaction, work)
+
+    @app_commands.command(description="See what King Me stores about you, and delete it")
+    async def privacy(self, interaction: Interaction) -> None:
+        await _privacy.show(interaction, self.service)
 
     @app_commands.command(description="How to play, and every command")
     async def help(self, interaction: Interaction) -> None:

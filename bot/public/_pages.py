@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,6 +35,8 @@ GLOBAL: Final = "global"
 DEFAULT_LIMIT: Final = 10
 """As many rows as ``/checkers leaderboard`` shows."""
 MAX_LIMIT: Final = 100
+RETRY_AFTER: Final = 5
+"""Seconds a client is asked to wait (``Retry-After``) when the store is unavailable."""
 
 SERVICE_KEY: Final = web.AppKey("public_service", GameService)
 _GUILD = r"{guild_id:[0-9]{1,20}|global}"
@@ -58,6 +61,7 @@ def public_url(base_url: str, path: str) -> str:
 def register_public_routes(app: web.Application, service: GameService) -> None:
     """Add the public pages and their static files to ``app`` (before it starts)."""
     app[SERVICE_KEY] = service
+    app.middlewares.append(_store_unavailable)
     app.add_routes(
         [
             web.get(f"/leaderboard/{_GUILD}/{_VARIANT}.json", leaderboard_json),
@@ -88,8 +92,6 @@ async def _leaderboard(request: web.Request) -> tuple[str | None, str, list[Lead
         entries = await service.leaderboard(variant, guild_id, limit)
     except InvalidRequestError as exc:
         raise _not_found(request, exc.message) from None
-    except StoreUnavailableError:
-        raise web.HTTPServiceUnavailable(text="The game store is not answering; try again soon.") from None
     return guild_id, variant, entries
 
 
@@ -159,8 +161,6 @@ async def _finished_game(request: web.Request) -> tuple[GameState, str]:
         pdn = await service.pdn(game_id)
     except UnknownGameError:
         raise _not_found(request, f"There is no game {game_id!r}.") from None
-    except StoreUnavailableError:
-        raise web.HTTPServiceUnavailable(text="The game store is not answering; try again soon.") from None
     if view.game.is_active:
         raise _not_found(request, "This game is still being played: its page opens when it ends.")
     return view.game, pdn
@@ -268,6 +268,21 @@ def _page(request: web.Request, title: str, body: str, status: int = 200) -> web
 </html>
 """
     return web.Response(text=text, content_type="text/html", status=status, headers={"Cache-Control": "no-cache"})
+
+
+@web.middleware
+async def _store_unavailable(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Any page whose store is unavailable (Redis down or restarting) answers 503 with ``Retry-After``, never 500."""
+    try:
+        return await handler(request)
+    except StoreUnavailableError as exc:
+        title = "Unavailable · King Me"
+        page = _page(request, title, f"<h1>Unavailable</h1><p>{_e(exc.message)}</p>", status=503)
+        page.headers["Retry-After"] = str(RETRY_AFTER)
+        page.headers["Cache-Control"] = "no-store"
+        return page
 
 
 def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:

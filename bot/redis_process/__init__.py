@@ -15,11 +15,14 @@ store: it talks to its server through redis-py only to see that it is up.
 
 from bot.redis_process._address import MAX_UNIX_SOCKET_PATH, Transport
 from bot.redis_process._binary import find_redis_server
+from bot.redis_process._config import APPENDFSYNC_POLICIES, AppendFsync
 from bot.redis_process._errors import EmbeddedRedisError, RedisServerNotFound, RedisServerStartError
 from bot.redis_process._server import EmbeddedRedis
 
 __all__ = [
+    "APPENDFSYNC_POLICIES",
     "MAX_UNIX_SOCKET_PATH",
+    "AppendFsync",
     "EmbeddedRedis",
     "EmbeddedRedisError",
     "RedisServerNotFound",

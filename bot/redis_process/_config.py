@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal, get_args
 
 from bot.redis_process._address import LOCALHOST, Address
 
@@ -14,6 +14,10 @@ LOG_NAME: Final = "redis-server.log"
 AOF_NAME: Final = "appendonly.aof"
 RDB_NAME: Final = "dump.rdb"
 DEFAULT_SAVE_POINTS: Final = ((3600, 1), (300, 100), (60, 10000))
+
+AppendFsync = Literal["everysec", "always"]
+"""When the server fsyncs its append-only file: once a second, or before it acknowledges each write."""
+APPENDFSYNC_POLICIES: Final[tuple[str, ...]] = get_args(AppendFsync)
 
 MANAGED_KEYS: Final = frozenset(
     {
@@ -42,8 +46,12 @@ class Persistence:
     """How the server keeps its data: see :class:`~bot.redis_process.EmbeddedRedis` for each option."""
 
     appendonly: bool
-    fsync_always: bool
+    appendfsync: AppendFsync
     rdb_snapshots: bool
+
+    def __post_init__(self) -> None:
+        if self.appendfsync not in APPENDFSYNC_POLICIES:
+            raise ValueError(f"appendfsync must be one of {', '.join(APPENDFSYNC_POLICIES)}, not {self.appendfsync!r}")
 
 
 def check_extra_config(extra: Mapping[str, str]) -> dict[str, str]:
@@ -89,7 +97,7 @@ def render_config(address: Address, data_dir: Path, persistence: Persistence, ex
         f"dbfilename {q(RDB_NAME)}",
         f"appendonly {'yes' if persistence.appendonly else 'no'}",
         f"appendfilename {q(AOF_NAME)}",
-        f"appendfsync {'always' if persistence.fsync_always else 'everysec'}",
+        f"appendfsync {persistence.appendfsync}",
     ]
     if persistence.rdb_snapshots:  # one "save <seconds> <changes>" line per point (redis 6.2 syntax)
         lines += [f"save {seconds} {changes}" for seconds, changes in DEFAULT_SAVE_POINTS]

@@ -26,6 +26,7 @@ from bot.redis_process._config import (
     AOF_NAME,
     CONFIG_NAME,
     LOG_NAME,
+    AppendFsync,
     Persistence,
     check_extra_config,
     render_config,
@@ -62,8 +63,10 @@ class EmbeddedRedis:
             directory available) falls back to TCP. ``"tcp"`` listens only on ``127.0.0.1``.
         port: TCP port (``transport="tcp"`` only); ``None`` picks a free one.
         appendonly: Enable AOF persistence (on by default; off only for tests that need volatility).
-        fsync_always: ``appendfsync always`` instead of ``everysec``: no acknowledged write is lost
-            even on an OS crash, at a throughput cost. Meant for durability tests.
+        appendfsync: ``"everysec"`` (default): the AOF is fsynced once a second, so a killed server loses
+            nothing acknowledged (each write had reached the kernel) and a power cut or kernel crash loses at
+            most about the last second; ``"always"``: fsynced before each write is acknowledged, so not even a
+            power cut loses an acknowledged write, at a throughput cost. Any other value is a ValueError.
         rdb_snapshots: Enable RDB snapshots with the stock save points (off by default).
         binary: Explicit ``redis-server`` path; see :func:`find_redis_server` for the default.
         start_timeout: Seconds :meth:`start` waits for the server to answer PING.
@@ -83,7 +86,7 @@ class EmbeddedRedis:
         transport: Transport = "unix",
         port: int | None = None,
         appendonly: bool = True,
-        fsync_always: bool = False,
+        appendfsync: AppendFsync = "everysec",
         rdb_snapshots: bool = False,
         binary: str | os.PathLike[str] | None = None,
         start_timeout: float = 10.0,
@@ -99,7 +102,7 @@ class EmbeddedRedis:
         self._extra_config = check_extra_config(extra_config or {})
         self._binary = find_redis_server(binary)
         self._data_dir = Path(data_dir).absolute()
-        self._persistence = Persistence(appendonly, fsync_always, rdb_snapshots)
+        self._persistence = Persistence(appendonly, appendfsync, rdb_snapshots)
         self._start_timeout = start_timeout
         self._stop_timeout = stop_timeout
         self._address: Address = choose_address(self._data_dir, transport, port)

@@ -40,15 +40,18 @@ from bot.service._models import (
 )
 from bot.service._options import duration
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
+from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 
 __all__ = [
+    "DELETED_NAME",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
     "Challenge",
     "ChallengeStatus",
     "CommitConflict",
+    "Erasure",
     "Event",
     "EventKind",
     "EventObserver",
@@ -71,6 +74,7 @@ __all__ = [
     "NothingToTakeBackError",
     "NullSink",
     "OtherGuildError",
+    "PersonalData",
     "PlayerRef",
     "PlayerStats",
     "PositionChangedError",

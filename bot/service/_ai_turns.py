@@ -15,7 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 
 from ai.api import GameInput, Limits, get_level
-from bot.service._errors import GameOverError, PositionChangedError, ServiceError
+from bot.bounded import BoundedDict
+from bot.service._errors import GameOverError, PositionChangedError, ServiceError, StoreUnavailableError
 from bot.service._models import Event, EventKind, GameKind, GameState, Result
 from bot.service._ports import EventSink, MoveChooser
 from bot.settings import Settings
@@ -25,6 +26,9 @@ log = logging.getLogger(__name__)
 
 AI_ATTEMPTS = 3
 """Times one turn asks the chooser before it gives up (and the sweeper takes over)."""
+FAILURES_REMEMBERED = 1000
+"""Games whose announced AI failure is remembered (so it is not announced again at every retry); a game that ended in
+another process is never forgotten otherwise."""
 
 ApplyMove = Callable[[GameState, str], Awaitable[Result]]
 """Plays the AI's move (text) in the game at the version it was asked for (the service's pipeline)."""
@@ -56,8 +60,8 @@ class AiTurns:
         self._apply = apply
         self._tasks: set[asyncio.Task[None]] = set()
         self._pending: dict[str, int] = {}
-        """Game id -> the version an AI of this process is thinking about."""
-        self._failed: dict[str, int] = {}
+        """Game id -> the version an AI of this process is thinking about (each entry leaves with its task)."""
+        self._failed: BoundedDict[str, int] = BoundedDict(FAILURES_REMEMBERED)
         """Game id -> the version whose AI failure was announced (announced once, retried by the sweeper)."""
         self._closed = False
 
@@ -110,6 +114,9 @@ class AiTurns:
                 result = await self._apply(game, move)
             except (PositionChangedError, GameOverError):
                 log.debug("dropped the AI move for game %s version %d: the game changed", game.id, game.version)
+                return
+            except StoreUnavailableError:  # the sweeper starts the turn again once the store is back
+                log.warning("AI move in game %s not saved: the store is unavailable", game.id)
                 return
             except (ServiceError, RulesError) as exc:
                 log.warning("AI move in game %s refused: %s", game.id, exc)

@@ -99,7 +99,12 @@ class NothingToTakeBackError(ServiceError):
 
 
 class StoreUnavailableError(ServiceError):
-    """The store could not be reached or kept failing; the request may be retried."""
+    """The store could not be reached (Redis down, restarting or still loading its data) or kept failing. The request
+    may be retried: a write whose reply was lost with the connection may have been applied, and a retry then finds the
+    game changed (every write is guarded by a version), so nothing is applied twice."""
+
+    def __init__(self, message: str = "King Me cannot reach its storage; try again in a moment.") -> None:
+        super().__init__(message)
 
 
 def creation_refused(tag: str) -> ServiceError:

@@ -63,7 +63,8 @@ class Settlement:
 
 
 class GameStore(Protocol):
-    """Durable games, challenges, indexes and ratings. Every write is one atomic, guarded step."""
+    """Durable games, challenges, indexes and ratings. Every write is one atomic, guarded step. Every method raises
+    :class:`~bot.service.StoreUnavailableError` when the store cannot be reached."""
 
     async def load_game(self, game_id: str) -> GameState | None: ...
 
@@ -113,6 +114,10 @@ class GameStore(Protocol):
 
     async def history(self, user_id: str, limit: int) -> list[str]: ...
 
+    async def user_guilds(self, user_id: str) -> list[str]:
+        """The guilds where the user finished games (so where they may have ratings and records)."""
+        ...
+
     async def read_ratings(self, keys: Sequence[tuple[str, str, str]]) -> list[Rating]:
         """Ratings for (scope, variant, user id) keys; a new player gets the default rating."""
         ...
@@ -128,6 +133,26 @@ class GameStore(Protocol):
     async def set_names(self, names: dict[str, str]) -> None: ...
 
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]: ...
+
+    async def finished_before(self, ended_before: float, limit: int) -> list[str]:
+        """Finished games that ended before ``ended_before``, oldest first (for the retention sweep)."""
+        ...
+
+    async def delete_finished_game(self, game: GameState) -> None:
+        """Delete a finished game and its index entries; raises :class:`CommitConflict` ``version`` if it changed."""
+        ...
+
+    async def rewrite_finished_game(self, before: GameState, after: GameState) -> None:
+        """Replace a finished game's state (an erased player's name); guarded like :meth:`save_game`."""
+        ...
+
+    async def erase_user(
+        self, user_id: str, scopes: Sequence[str], variants: Sequence[str], pair_days: Sequence[tuple[str, str]]
+    ) -> None:
+        """Delete what is kept under a user's id: their name, closed challenges, game and challenge indexes, history,
+        ratings, leaderboard places and versus-the-bot records (in each of ``scopes`` × ``variants``) and the daily
+        counts of their pairs (``(other user, yyyymmdd)``)."""
+        ...
 
 
 class MoveChooser(Protocol):

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from functools import partial
 
+from bot.bounded import BoundedDict
 from bot.locks import KeyedLocks
 from bot.service import _models as models
 from bot.service import _options, _transitions
@@ -26,14 +27,18 @@ from bot.service._errors import PositionChangedError, ServiceError, UnknownGameE
 from bot.service._models import GameState, GameView, Result, User
 from bot.service._pdn import game_pdn
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink
+from bot.service._privacy import Erasure, PersonalData, Privacy
 from bot.service._standings import Standings, scope_of
 from bot.service._transitions import Plan, Skip, Step
-from bot.settings import Settings
+from bot.settings import DAY, Settings
 from core import Board
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
+
+CACHED_GAMES = 1000
+"""Active games whose state a service keeps in memory (the most recently used); others are read from the store."""
 
 
 class GameService:
@@ -66,14 +71,20 @@ class GameService:
         self._rng = rng if rng is not None else random.Random()
         self._observers = tuple(observers)
         self._locks = KeyedLocks()
-        self._cache: dict[str, GameState] = {}
+        self._cache: BoundedDict[str, GameState] = BoundedDict(CACHED_GAMES)
         self._ai = AiTurns(chooser, self._settings, self._sink, self._apply_ai_move)
         self._challenges = Challenges(store, self._settings, clock)
         self._standings = Standings(store, self._settings.rated_games_per_pair_per_day)
+        self._privacy = Privacy(store, clock)
 
     @property
     def settings(self) -> Settings:
         return self._settings
+
+    @property
+    def cached_games(self) -> int:
+        """Games whose state this service keeps in memory (at most :data:`CACHED_GAMES`)."""
+        return len(self._cache)
 
     @property
     def ai_turns_in_flight(self) -> int:
@@ -317,14 +328,26 @@ class GameService:
         """A player's rating, record, rank and versus-the-bot record in a guild (or globally)."""
         return await self._standings.stats(str(user_id), scope_of(guild_id), _options.variant_name(variant))
 
+    # -- personal data --------------------------------------------------------------------------------------------
+
+    async def personal_data(self, user_id: str | int) -> PersonalData:
+        """What King Me stores about a user (``/checkers privacy``)."""
+        return await self._privacy.report(str(user_id))
+
+    async def erase_personal_data(self, user_id: str | int) -> Erasure:
+        """Delete what King Me stores about a user and anonymise their finished games (see :mod:`._privacy`); refused
+        while they have a game in progress or a pending challenge."""
+        return await self._privacy.erase(str(user_id))
+
     # -- background work ------------------------------------------------------------------------------------------
 
     async def sweep(self, limit: int = 200) -> list[Result]:
-        """End overdue games (a loss on time for the side to move) and expire old challenges; publishes and returns
-        what happened. It also starts again every AI turn that has waited longer than ``ai_retry_after`` with no
-        search of this process on it (the AI failed, or the process searching it stopped), so no game stays stuck;
-        a second search of the same version elsewhere is harmless (the first answer applies, the other is dropped).
-        The :class:`Sweeper` calls this on a timer."""
+        """End overdue games (a loss on time for the side to move), expire old challenges and delete finished games
+        older than ``GAME_RETENTION_DAYS`` (when set); publishes and returns what happened. It also starts again every
+        AI turn that has waited longer than ``ai_retry_after`` with no search of this process on it (the AI failed, the
+        store was unavailable, or the process searching it stopped), so no game stays stuck; a second search of the
+        same version elsewhere is harmless (the first answer applies, the other is dropped). The :class:`Sweeper`
+        calls this on a timer."""
         now = self._clock()
         results: list[Result] = []
         waiting = await self._store.ai_turns(now - self._settings.ai_retry_after, limit)
@@ -341,6 +364,10 @@ class GameService:
         for result in await self._challenges.expire_due(now, limit):
             results.append(self._observed(result))
             await self._sink.publish(None, result.events)
+        if self._settings.game_retention_days is not None:
+            cutoff = now - self._settings.game_retention_days * DAY
+            if deleted := await self._privacy.delete_finished(cutoff, limit):
+                log.info("deleted %d finished games older than GAME_RETENTION_DAYS", deleted)
         return results
 
     # -- the pipeline ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 
+from bot.service._errors import StoreUnavailableError
 from bot.service._service import GameService
 
 log = logging.getLogger(__name__)
@@ -13,8 +14,8 @@ log = logging.getLogger(__name__)
 
 class Sweeper:
     """Calls :meth:`GameService.sweep` every ``interval`` seconds until stopped. A failing sweep is logged and the
-    next one runs on time: the sweep is idempotent (every ending is a guarded write), so several sweepers, in one
-    process or many, can run at once.
+    next one runs on time (through a Redis outage too, until Redis is back): the sweep is idempotent (every ending is
+    a guarded write), so several sweepers, in one process or many, can run at once.
 
     Stopping does not rely on cancellation alone: the Redis client may swallow a cancellation that arrives while it
     reads a reply, and a loop that only waits for ``CancelledError`` then runs on for ever. The loop also checks a
@@ -51,6 +52,8 @@ class Sweeper:
                     log.info("sweeper ended %d overdue games or expired challenges", ended)
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailableError:  # Redis is away: say so in one line; the next sweep finds it back
+                log.warning("sweep skipped: the store is unavailable; retrying in %.0f s", self._interval)
             except Exception:
                 log.exception("sweep failed; retrying in %.0f s", self._interval)
             with contextlib.suppress(TimeoutError):

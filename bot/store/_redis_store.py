@@ -10,9 +10,12 @@ Key layout (``kingme:v1`` is the namespace and schema version; bump it for an in
     {ns}:deadlines                     zset   active game id -> move deadline
     {ns}:ai:turns                      zset   active game id where an AI is to move -> when its turn began
     {ns}:challenges:expiry             zset   pending challenge id -> expiry
+    {ns}:finished                      zset   finished game id -> end time (for the retention sweep)
     {ns}:user:{uid}:games              set    the user's active games
     {ns}:user:{uid}:challenges         set    the user's pending challenges (sent or received)
+    {ns}:user:{uid}:closed             set    the user's closed challenges still kept (for their erasure)
     {ns}:user:{uid}:history            zset   finished game id -> end time
+    {ns}:user:{uid}:guilds             set    the guilds the user finished games in (where their ratings are)
     {ns}:guild:{gid}:channel:{cid}:games set  the channel's active games
     {ns}:guild:{gid}:history           zset   finished game id -> end time
     {ns}:pair:{a}|{b}                  string the active game between two users (a < b)
@@ -26,11 +29,19 @@ Games are keyed by id alone so a button that carries only a game id finds its ga
 every index that is per guild. A plain move is one EVALSHA: check the version, write the state, append the move,
 move the deadline. Where a front end shows a game or challenge (``board``, ``message``) is written by its own small
 guarded commit (the record must exist) and never changes the version, so recording it cannot outdate a board.
+
+Nothing lives for ever by accident: a pending challenge's record and its users' challenge sets expire in Redis
+:data:`CHALLENGE_GRACE` after the challenge does (the sweeper announces the expiry well before), a closed challenge a
+week after it closed, a pair's daily count after two days; finished games stay (they are the history) until the
+retention sweep (``GAME_RETENTION_DAYS``) or their player's erasure (``/checkers privacy``) removes or anonymises them.
+Every public method raises :class:`~bot.service.StoreUnavailableError` when Redis cannot be reached
+(:mod:`bot.store._connection`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
@@ -38,8 +49,14 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from bot.service import Challenge, CommitConflict, GameState, MessageRef, Rating, Settlement, is_id
+from bot.store._connection import unavailable_as_service_error
 
 NAMESPACE = "kingme:v1"
+CHALLENGE_GRACE = 86400
+"""Seconds a pending challenge's record outlives its expiry in Redis, so the sweeper can still announce the expiry
+after an outage of up to a day; after that Redis drops it by itself."""
+CLOSED_CHALLENGE_KEPT = 7 * 86400
+"""Seconds a closed challenge's record is kept (its message may still be clicked)."""
 
 _RATING_FIELDS = ("r", "rd", "vol", "games", "wins", "losses", "draws")
 
@@ -82,6 +99,7 @@ class _Commit:
         return json.dumps({"c": self.checks, "o": self.ops}, separators=(",", ":"))
 
 
+@unavailable_as_service_error
 class RedisGameStore:
     """:class:`bot.service.GameStore` on a ``redis.asyncio.Redis`` client (bytes or decoded replies)."""
 
@@ -181,9 +199,11 @@ class RedisGameStore:
             commit.op("DEL", pair)
         ended = _num(after.ended_at if after.ended_at is not None else after.updated_at)
         commit.op("ZADD", self._k("guild", after.guild_id, "history"), ended, after.id)
+        commit.op("ZADD", self._k("finished"), ended, after.id)
         for player in after.humans():
             commit.op("SREM", self._k("user", player.id, "games"), after.id)
             commit.op("ZADD", self._k("user", player.id, "history"), ended, after.id)
+            commit.op("SADD", self._k("user", player.id, "guilds"), after.guild_id)
         for update in settlement.ratings:
             key = self._rating_key(update.scope, update.variant, update.user_id)
             commit.check("rating", "hget", key, "games", str(update.before.games) if update.before.games else "")
@@ -212,14 +232,20 @@ class RedisGameStore:
         commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
         users = [after.challenger.id] + ([after.opponent.id] if after.opponent is not None else [])
         if after.is_pending:
+            # Seconds measured by Redis's own clock from now: the service's clock may be a test's, far in the past.
+            lifetime = str(math.ceil(max(0.0, after.expires_at - after.created_at)) + CHALLENGE_GRACE)
             commit.op("ZADD", self._k("challenges", "expiry"), _num(after.expires_at), after.id)
+            commit.op("EXPIRE", key, lifetime)
             for user in users:
                 commit.op("SADD", self._k("user", user, "challenges"), after.id)
+                commit.op("EXPIRE", self._k("user", user, "challenges"), lifetime)  # the newest expires last
         else:
             commit.op("ZREM", self._k("challenges", "expiry"), after.id)
             for user in users:
                 commit.op("SREM", self._k("user", user, "challenges"), after.id)
-            commit.op("EXPIRE", key, str(7 * 86400))
+                commit.op("SADD", self._k("user", user, "closed"), after.id)
+                commit.op("EXPIRE", self._k("user", user, "closed"), str(CLOSED_CHALLENGE_KEPT))
+            commit.op("EXPIRE", key, str(CLOSED_CHALLENGE_KEPT))
 
     async def save_challenge(self, before: Challenge | None, after: Challenge) -> None:
         commit = _Commit()
@@ -237,6 +263,49 @@ class RedisGameStore:
         commit = _Commit()
         commit.check("missing", "exists", key, "", "1")
         commit.op("HSET", key, field, where.to_json())
+        await self._run(commit)
+
+    # -- retention and erasure -------------------------------------------------------------------------------------
+
+    async def finished_before(self, ended_before: float, limit: int) -> list[str]:
+        ids = await self._r.zrangebyscore(self._k("finished"), "-inf", ended_before, start=0, num=limit)
+        return [_text(i) for i in ids]
+
+    async def delete_finished_game(self, game: GameState) -> None:
+        commit = _Commit()
+        key = self._game_key(game.id)
+        commit.check("version", "hget", key, "v", str(game.version))
+        commit.op("DEL", key)
+        commit.op("DEL", key + ":moves")
+        commit.op("DEL", key + ":result")
+        commit.op("ZREM", self._k("finished"), game.id)
+        commit.op("ZREM", self._k("guild", game.guild_id, "history"), game.id)
+        for player in game.humans():
+            commit.op("ZREM", self._k("user", player.id, "history"), game.id)
+        await self._run(commit)
+
+    async def rewrite_finished_game(self, before: GameState, after: GameState) -> None:
+        commit = _Commit()
+        commit.check("finished", "exists", self._game_key(after.id) + ":result", "", "1")
+        self._write_state(commit, before, after)
+        await self._run(commit)
+
+    async def erase_user(
+        self, user_id: str, scopes: Sequence[str], variants: Sequence[str], pair_days: Sequence[tuple[str, str]]
+    ) -> None:
+        commit = _Commit()
+        for challenge_id in await self._r.smembers(self._k("user", user_id, "closed")):
+            commit.op("DEL", self._k("challenge", _text(challenge_id)))
+        commit.op("HDEL", self._k("names"), user_id)
+        for index in ("games", "challenges", "closed", "history", "guilds"):
+            commit.op("DEL", self._k("user", user_id, index))
+        for scope in scopes:
+            for variant in variants:
+                commit.op("DEL", self._rating_key(scope, variant, user_id))
+                commit.op("ZREM", self._k("lb", scope, variant), user_id)
+                commit.op("DEL", self._k("vsbot", scope, variant, user_id))
+        for other, day in pair_days:
+            commit.op("DEL", self._pair_day_key(user_id, other, day))
         await self._run(commit)
 
     # -- reads ----------------------------------------------------------------------------------------------------
@@ -279,8 +348,23 @@ class RedisGameStore:
         return [_text(i) for i in ids]
 
     async def due_challenges(self, now: float, limit: int) -> list[str]:
-        ids = await self._r.zrangebyscore(self._k("challenges", "expiry"), "-inf", now, start=0, num=limit)
-        return [_text(i) for i in ids]
+        """Pending challenges whose time is up; one whose record Redis already dropped (see :data:`CHALLENGE_GRACE`)
+        leaves the index here."""
+        expiry = self._k("challenges", "expiry")
+        ids = [_text(i) for i in await self._r.zrangebyscore(expiry, "-inf", now, start=0, num=limit)]
+        alive = await self._exist([self._k("challenge", i) for i in ids])
+        gone = [i for i, there in zip(ids, alive, strict=True) if not there]
+        if gone:
+            await self._r.zrem(expiry, *gone)
+        return [i for i in ids if i not in gone]
+
+    async def _exist(self, keys: Sequence[str]) -> list[bool]:
+        if not keys:
+            return []
+        async with self._r.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.exists(key)
+            return [bool(n) for n in await pipe.execute()]
 
     async def ai_turns(self, began_before: float, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(self._k("ai", "turns"), "-inf", began_before, start=0, num=limit)
@@ -297,6 +381,9 @@ class RedisGameStore:
 
     async def user_challenges(self, user_id: str) -> list[str]:
         return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "challenges")))
+
+    async def user_guilds(self, user_id: str) -> list[str]:
+        return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "guilds")))
 
     async def history(self, user_id: str, limit: int) -> list[str]:
         ids = await self._r.zrevrange(self._k("user", user_id, "history"), 0, limit - 1)

@@ -25,6 +25,7 @@ COMMANDS: dict[str, list[str]] = {
     "history": ["user"],
     "export": ["game"],
     "watch": ["level_a", "level_b", "variant"],
+    "privacy": [],
     "help": [],
 }
 

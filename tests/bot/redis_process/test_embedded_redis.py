@@ -96,7 +96,7 @@ def test_tcp_start_ping_stop(tmp_path: Path) -> None:
 
 def test_explicit_tcp_port_and_option_flags(tmp_path: Path) -> None:
     port = _free_port()
-    with EmbeddedRedis(tmp_path, transport="tcp", port=port, fsync_always=True, rdb_snapshots=True) as server:
+    with EmbeddedRedis(tmp_path, transport="tcp", port=port, appendfsync="always", rdb_snapshots=True) as server:
         assert server.url == f"redis://127.0.0.1:{port}/0"
         with redis.Redis(host="127.0.0.1", port=port) as client:
             assert client.config_get("appendfsync") == {"appendfsync": "always"}
@@ -158,7 +158,7 @@ def test_data_dir_with_awkward_characters(tmp_path: Path) -> None:
 def test_long_data_dir_falls_back_to_short_socket_path(tmp_path: Path) -> None:
     data_dir = tmp_path / ("d" * 60) / ("e" * 60)
     assert len(os.fsencode(data_dir / "redis.sock")) > MAX_UNIX_SOCKET_PATH
-    server = EmbeddedRedis(data_dir, fsync_always=True)
+    server = EmbeddedRedis(data_dir, appendfsync="always")
     try:
         server.start()
         assert server.transport == "unix"

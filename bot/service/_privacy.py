@@ -1,0 +1,151 @@
+"""What King Me keeps about a person, and its erasure on their request (``/checkers privacy``).
+
+Kept under a user's id: their display name, the indexes of their games and challenges, their finished games (with
+their name in them), ratings, leaderboard places and versus-the-bot records per server and variant, and the daily
+counts of rated games with each opponent. Erasure deletes every record that is theirs alone and anonymises the games
+they played: their side becomes :data:`DELETED_NAME` (id :data:`DELETED_ID`) in the state, the rating changes and
+the PDN, so each game stays whole for the other player (their history, the replay page and the PDN still read). A
+person with a game in progress or a pending challenge is asked to end those first: a game cannot lose a player midway.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from bot.service._errors import InvalidRequestError, PositionChangedError
+from bot.service._models import GameState, PlayerRef, Rating
+from bot.service._pdn import game_pdn
+from bot.service._ports import CommitConflict, GameStore
+from bot.service._standings import GLOBAL_SCOPE, guild_scope
+from core import VARIANTS
+
+DELETED_NAME = "Deleted player"
+DELETED_ID = "deleted"
+"""The id of an erased player in their former games: no Discord id looks like it, so it names nobody."""
+_BATCH = 100
+_ATTEMPTS = 3
+_PAIR_DAY_WINDOW = 3 * 86400.0
+"""Games that ended this recently may still have a pair's daily count (they expire after two days)."""
+
+
+@dataclass(frozen=True)
+class PersonalData:
+    """A summary of what King Me stores about one user."""
+
+    user_id: str
+    name: str | None
+    """The display name kept for leaderboards, or None."""
+    active_games: int
+    pending_challenges: int
+    finished_games: int
+    ratings: tuple[tuple[str, str, Rating], ...]
+    """(scope, variant, rating) of every ladder the user has a rating on."""
+    bot_records: int
+    """Ladders (scope and variant) with a record against the AI."""
+
+    @property
+    def empty(self) -> bool:
+        shown = (self.name, self.active_games, self.pending_challenges, self.finished_games, self.ratings)
+        return not any(shown) and not self.bot_records
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """What an erasure did."""
+
+    games_anonymised: int
+    ratings_removed: int
+
+
+def anonymised(game: GameState, user_id: str) -> GameState:
+    """``game`` with ``user_id``'s side renamed :data:`DELETED_NAME` everywhere it is written, one version later."""
+    gone = PlayerRef(DELETED_ID, DELETED_NAME)
+
+    def side(player: PlayerRef) -> PlayerRef:
+        return gone if player.id == user_id and not player.is_ai else player
+
+    changes = tuple(replace(c, user_id=DELETED_ID) if c.user_id == user_id else c for c in game.rating_changes)
+    black, white = side(game.black), side(game.white)
+    after = game.evolve(version=game.version + 1, black=black, white=white, rating_changes=changes)
+    return after.evolve(pdn=game_pdn(after)) if game.pdn is not None else after
+
+
+class Privacy:
+    """Reads and erases a user's data in the store."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], float]) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def report(self, user_id: str) -> PersonalData:
+        """What is stored about ``user_id``."""
+        history = await self._store.history(user_id, 1 << 30)
+        keys = [(scope, variant, user_id) for scope in await self._scopes(user_id) for variant in VARIANTS]
+        rated = [(s, v, r) for (s, v, _), r in zip(keys, await self._store.read_ratings(keys), strict=True) if r.games]
+        records = [await self._store.bot_record(scope, variant, user_id) for scope, variant, _ in keys]
+        return PersonalData(
+            user_id=user_id,
+            name=(await self._store.names([user_id])).get(user_id),
+            active_games=len(await self._store.user_games(user_id)),
+            pending_challenges=len(await self._store.user_challenges(user_id)),
+            finished_games=len(history),
+            ratings=tuple(rated),
+            bot_records=sum(1 for record in records if record),
+        )
+
+    async def erase(self, user_id: str) -> Erasure:
+        """Anonymise the user's finished games and delete everything else kept under their id."""
+        data = await self.report(user_id)
+        if data.active_games:
+            raise InvalidRequestError("you have a game in progress: finish or resign it first, then delete your data")
+        if data.pending_challenges:
+            raise InvalidRequestError("you have a pending challenge: cancel it or let it expire, then delete your data")
+        history = await self._store.history(user_id, 1 << 30)
+        recent = self._clock() - _PAIR_DAY_WINDOW
+        pair_days: list[tuple[str, str]] = []
+        guilds: set[str] = set()  # where their ratings are, also for games finished before the guild index existed
+        count = 0
+        for start in range(0, len(history), _BATCH):
+            for game in await self._store.load_games(history[start : start + _BATCH]):
+                guilds.add(game.guild_id)
+                others = [p.id for p in game.humans() if p.id != user_id]
+                if others and game.ended_at is not None and game.ended_at >= recent:
+                    pair_days.append((others[0], time.strftime("%Y%m%d", time.gmtime(game.ended_at))))
+                count += await self._anonymise(game, user_id)
+        scopes = await self._scopes(user_id, guilds)
+        await self._store.erase_user(user_id, scopes, tuple(VARIANTS), pair_days)
+        return Erasure(count, len(data.ratings))
+
+    async def delete_finished(self, ended_before: float, limit: int) -> int:
+        """Delete up to ``limit`` finished games that ended before ``ended_before`` (``GAME_RETENTION_DAYS``); a game
+        that changed meanwhile (an erasure renamed a player) waits for the next sweep. Returns how many went."""
+        deleted = 0
+        for game in await self._store.load_games(await self._store.finished_before(ended_before, limit)):
+            try:
+                await self._store.delete_finished_game(game)
+            except CommitConflict:
+                continue
+            deleted += 1
+        return deleted
+
+    async def _anonymise(self, game: GameState, user_id: str) -> int:
+        """Rename the user in one finished game (read again if it changed meanwhile); 1 if it was theirs."""
+        for _ in range(_ATTEMPTS):
+            if game.color_of(user_id) is None:
+                return 0
+            try:
+                await self._store.rewrite_finished_game(game, anonymised(game, user_id))
+                return 1
+            except CommitConflict:
+                fresh = await self._store.load_game(game.id)
+                if fresh is None:
+                    return 0
+                game = fresh
+        raise PositionChangedError("your games kept changing while they were being anonymised; try again")
+
+    async def _scopes(self, user_id: str, more_guilds: Iterable[str] = ()) -> list[str]:
+        """The ladders the user may be on: everyone's and those of the servers they finished games in."""
+        guilds = set(await self._store.user_guilds(user_id)) | set(more_guilds)
+        return [GLOBAL_SCOPE, *(guild_scope(g) for g in sorted(guilds))]

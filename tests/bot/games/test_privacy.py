@@ -1,0 +1,61 @@
+"""``/checkers privacy``: a person sees what King Me stores about them and deletes it with a button; their games stay
+whole for the other player (history, PDN, the replay's reading of it), under "Deleted player"."""
+
+from __future__ import annotations
+
+from bot.emulator import Message
+from core.pdn import read_pdn
+from tests.bot.games.conftest import Harness, component, custom_ids, description, play_first_move, resign
+from tests.bot.games.test_challenge import start_game
+from tests.bot.service.conftest import snapshot
+
+
+async def privacy(harness: Harness, user_name: str) -> Message:
+    reply = await harness.command(harness.user(user_name), "privacy")
+    message: Message = reply.message
+    assert message.ephemeral, message.content
+    return message
+
+
+async def test_see_delete_confirm_and_the_opponent_keeps_the_game(harness: Harness) -> None:
+    emulator = harness.emulator
+    board, black, white = await start_game(harness)
+    thread = emulator.threads()[0]
+    alice, bob = harness.user("alice"), harness.user("bob")
+
+    busy = await privacy(harness, "alice")
+    assert "1 game in progress" in busy.content and "first finish or resign" in busy.content
+    assert custom_ids(busy) == [], "no delete button while a game is being played"
+
+    await play_first_move(harness, black, board)
+    await play_first_move(harness, white, board)
+    await resign(harness, black, channel=thread)  # two moves, then a resignation: a rated game
+    await harness.command(alice, "play", {"level": "easy"})
+    await resign(harness, alice)
+
+    shown = await privacy(harness, "alice")
+    for text in ("alice", "2 finished games", "Ratings on 2 ladders", "records against the AI on 2"):
+        assert text in shown.content, shown.content
+    button = component(shown, "km:privacy:")
+    assert button is not None and button["label"] == "Delete my data"
+
+    await emulator.click(alice, shown, button["custom_id"])
+    assert shown.content.startswith("Your data is deleted: 2 games now show “Deleted player”, 2 ratings removed")
+    assert custom_ids(shown) == []
+
+    # bob's side: the game is still in his history, its PDN reads back, and alice is nowhere
+    history = (await harness.command(bob, "history")).message
+    lines = description(history)
+    assert "against Deleted player" in lines and "alice" not in lines
+    [bobs_game] = await harness.service.history(bob.id)  # type: ignore[union-attr]
+    assert bobs_game.id in lines
+    exported = (await harness.command(bob, "export", {"game": bobs_game.id})).message
+    assert '"Deleted player"]' in exported.content and "alice" not in exported.content
+    [record] = read_pdn(await harness.service.pdn(bobs_game.id))  # type: ignore[union-attr]
+    assert "Deleted player" in (record.headers["Black"], record.headers["White"])
+    assert len(record.board.move_stack) == len(bobs_game.moves) == 2
+
+    stored = await snapshot(harness.redis)
+    assert not [key for key in stored if str(alice.id).encode() in key], "no key is named after alice"
+    assert str(alice.id) not in repr(stored) and "alice" not in repr(stored), "no value names alice"
+    assert (await privacy(harness, "alice")).content == "King Me stores nothing about you."

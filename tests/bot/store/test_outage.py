@@ -1,0 +1,89 @@
+"""Redis killed (SIGKILL) in the middle of a game and started again on the same data: with the default append-only
+policy (``REDIS_APPENDFSYNC=everysec``) no acknowledged move is lost; while it is down a command gets the storage
+message, ``/healthz`` and the public pages answer 503; when it is back everything resumes by itself (the client
+reconnects, the sweeper starts again the AI turn whose move could not be saved). The whole bot runs: the real
+discord.py client on the emulator, the embedded redis-server, the web server over real HTTP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import redis.asyncio as aioredis
+
+from bot.emulator import DiscordEmulator
+from bot.runtime import Runtime
+from bot.service import GameService, GameView, StoreUnavailableError
+from tests.bot.test_runtime import make_settings
+from tests.support import eventually
+
+STARTUP_TIMEOUT = 60.0
+STORAGE = "King Me cannot reach its storage; try again in a moment."
+
+
+async def status_of(session: aiohttp.ClientSession, url: str) -> tuple[int, dict[str, Any] | str, str | None]:
+    async with session.get(url) as response:
+        body = await response.json() if response.content_type == "application/json" else await response.text()
+        return response.status, body, response.headers.get("Retry-After")
+
+
+async def moved(service: GameService, game_id: str, plies: int) -> bool:
+    return len((await service.state(game_id)).game.moves) == plies
+
+
+async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulator, tmp_path: Path) -> None:
+    settings = make_settings(
+        tmp_path, discord_token=emulator.token, use_threads=True, sweep_interval=0.2, ai_retry_after=1.0
+    )
+    assert settings.redis_appendfsync == "everysec", "the test runs with the default durability"
+    async with Runtime(settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05}) as runtime:
+        await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), STARTUP_TIMEOUT, "a ready bot")
+        service, server = runtime.service, runtime.embedded
+        assert service is not None and server is not None
+        async with aioredis.Redis.from_url(server.url) as probe:
+            assert await probe.config_get("appendfsync") == {"appendfsync": "everysec"}
+        alice = emulator.user("alice")
+
+        async def play(view: GameView) -> str:
+            """``/checkers move`` with the first legal move; returns the ephemeral answer."""
+            reply = await emulator.invoke(alice, ["checkers", "move"], {"move": view.legal_moves[0]})
+            assert reply.message.ephemeral
+            return str(reply.message.content)
+
+        await emulator.invoke(alice, ["checkers", "play"], {"level": "steady", "think": 2.0})
+        [view] = await service.user_games(alice.id)
+        game_id = view.id
+        assert (await play(view)).startswith("You played")
+        await eventually(lambda: moved(service, game_id, 2), 30, "the AI's first answer")
+        assert (await play(await service.state(game_id))).startswith("You played")
+        acknowledged = (await service.state(game_id)).game.moves
+        assert len(acknowledged) == 3
+
+        server.kill()  # SIGKILL while the AI thinks (2 s): its move cannot be saved
+        assert not server.running
+
+        async with aiohttp.ClientSession() as session:
+            answer = await emulator.invoke(alice, ["checkers", "move"], {"move": "9-13"})
+            assert answer.message.ephemeral and answer.message.content == STORAGE
+            status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            assert status == 503 and isinstance(health, dict)
+            assert (health["status"], health["redis"]) == ("unavailable", "down")
+            for page in (f"/games/{game_id}", "/leaderboard/global/american.json"):
+                status, text, retry_after = await status_of(session, runtime.web_url + page)
+                assert (status, retry_after) == (503, "5") and STORAGE in str(text), (page, text)
+            await eventually(lambda: service.ai_turns_in_flight == 0, 30, "the AI's turn given up")
+            with pytest.raises(StoreUnavailableError):
+                await service.state(game_id)
+
+            server.start()  # same data directory, same socket
+
+            status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            assert status == 200 and isinstance(health, dict) and health["redis"] == "ok", "Redis is back at once"
+
+        game = (await service.state(game_id)).game
+        assert game.moves[:3] == acknowledged, "no acknowledged move was lost"
+        await eventually(lambda: moved(service, game_id, 4), 30, "the AI's turn started again by the sweeper")
+        assert (await play(await service.state(game_id))).startswith("You played")
+        await eventually(lambda: moved(service, game_id, 6), 30, "the game going on")

@@ -30,13 +30,13 @@ from redis.exceptions import RedisError
 
 from bot.app import EventRelay, KingMeBot
 from bot.metrics import Metrics
-from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, ThreadChooser
+from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, QueueBackend, ThreadChooser
 from bot.public import register_public_routes
 from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore
-from bot.web import HealthSource, WebServer, create_web_app
+from bot.web import HealthSource, WebServer, ai_gauges, create_web_app
 
 log = logging.getLogger(__name__)
 
@@ -210,20 +210,27 @@ class Runtime:
         # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
         # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
         os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
-        workers = self.settings.ai_workers
-        ai: AiBackend
-        if self.settings.use_threads:
-            ai = ThreadChooser(workers)
-        else:
-            ai = AiPool(workers, queue_limit=AI_QUEUE_PER_WORKER * workers)
+        ai = self._make_ai()
         try:
             await ai.start()
         except PoolError as exc:
             raise StartupError(one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}") from None
         self.ai = ai
         self._stack.push_async_callback(ai.close)
-        self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers)
+        self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+
+    def _make_ai(self) -> AiBackend:
+        """The AI backend that ``AI_BACKEND`` names: the job queue, or this process's own workers."""
+        workers = self.settings.ai_workers
+        if self.settings.ai_backend == "queue":
+            if self.settings.redis_url is None:
+                raise StartupError("AI_BACKEND=queue needs REDIS_URL: the Redis that the bot and `kingme worker` share")
+            log.info("AI: moves go to the job queue in Redis, for `kingme worker` processes")
+            return QueueBackend(self.settings.redis_url.get_secret_value())
         log.info("AI: %d %s", workers, "threads" if self.settings.use_threads else "worker processes")
+        if self.settings.use_threads:
+            return ThreadChooser(workers)
+        return AiPool(workers, queue_limit=AI_QUEUE_PER_WORKER * workers)
 
     def _build_service(self) -> None:
         assert self.redis is not None and self.ai is not None
@@ -248,6 +255,7 @@ class Runtime:
             pool_healthy=lambda: ai.healthy,
             gateway_ready=lambda: self.bot is not None and self.bot.is_ready(),
             gateway_closed=lambda: self.bot is not None and self.bot.is_closed(),
+            ai_gauges=lambda: ai_gauges(self.metrics),
         )
         app = create_web_app(health, self.metrics, collectors=[self._count_active_games])
         assert self.service is not None

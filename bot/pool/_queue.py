@@ -15,6 +15,9 @@ What arq gives and what this adds (checked against arq 0.28's ``worker.py``):
   to live ``job_timeout + 10`` s, minutes for a search; our workers set it to :data:`LEASE` and renew it while they
   search, so a killed worker's job runs again elsewhere within a few seconds.
 * A job expires (``_expires``) when the bot stops waiting for it, so no worker starts a move nobody wants any more.
+* arq's waiting for a result polls Redis every half second; instead a worker publishes the job's id on
+  :data:`DONE_CHANNEL` once its outcome is stored, and the bot looks only then (and every :data:`RESULT_RECHECK` in
+  case a notice was lost), so a waiting move costs the bot next to no CPU and its answer no polling delay.
 * Workers report liveness with one key each, ``kingme:ai:worker:<host>:<pid>``, renewed every
   :data:`HEARTBEAT_INTERVAL` and expiring after :data:`HEARTBEAT_TTL`; the bot reads them for its gauges.
 """
@@ -33,9 +36,10 @@ from typing import Any, Final
 
 from arq.connections import ArqRedis
 from arq.constants import result_key_prefix
-from arq.jobs import Job, ResultNotFound, SerializationError
+from arq.jobs import Job, JobStatus, ResultNotFound, SerializationError
 from arq.worker import JobExecutionFailed
 from redis.asyncio import ConnectionPool
+from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from ai.api import GameInput, Limits, SearchResult
@@ -56,8 +60,11 @@ HEARTBEAT_INTERVAL: Final = 1.0
 """Seconds between a worker's heartbeats (and between the bot's readings of them)."""
 HEARTBEAT_TTL: Final = 3.0
 """Seconds a heartbeat key lives: a worker silent for longer is gone."""
-RESULT_POLL: Final = 0.05
-"""Seconds between the bot's looks for a job's result (one round trip each, a few microseconds of Redis)."""
+DONE_CHANNEL: Final = "kingme:ai:done"
+"""Pub/sub channel on which a worker announces the id of a job whose outcome it has stored."""
+RESULT_RECHECK: Final = 1.0
+"""Seconds between the bot's looks for a job's outcome when no notice came (a notice is lost while Redis reconnects,
+and a job that fails before it starts, expired or retried too often, sends none)."""
 RESULT_KEEP: Final = 60.0
 """Seconds a result stays in Redis, for a bot that asks again after a restart."""
 QUEUE_WAIT: Final = 60.0
@@ -165,7 +172,7 @@ class QueueBackend:
         *,
         move_timeout_slack: float = 5.0,
         queue_wait: float = QUEUE_WAIT,
-        poll_interval: float = RESULT_POLL,
+        recheck_interval: float = RESULT_RECHECK,
         refresh_interval: float = HEARTBEAT_INTERVAL,
     ) -> None:
         """A move may wait ``queue_wait`` seconds for a worker and then search its time (:func:`move_time`) plus
@@ -173,10 +180,12 @@ class QueueBackend:
         self._url = redis_url
         self._slack = move_timeout_slack
         self._queue_wait = queue_wait
-        self._poll = poll_interval
+        self._recheck = recheck_interval
         self._refresh_interval = refresh_interval
         self._redis: ArqRedis | None = None
-        self._refresher: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._waiting: dict[str, set[asyncio.Event]] = {}
+        """Job id -> the events of this backend's moves waiting for it, set when its notice arrives."""
         self._closed = False
         self._workers: tuple[WorkerBeat, ...] = ()
         self._queued = 0
@@ -227,8 +236,8 @@ class QueueBackend:
     # -- lifecycle -------------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Connect and read the queue once; raises :class:`AiUnavailableError` when Redis cannot be read. Workers
-        need not be running yet: moves wait in the queue for them."""
+        """Connect, subscribe to the workers' notices and read the queue once; raises :class:`AiUnavailableError` when
+        Redis cannot be read. Workers need not be running yet: moves wait in the queue for them."""
         if self._closed:
             raise AiUnavailableError("the AI queue is closed")
         if self._redis is not None:
@@ -237,20 +246,28 @@ class QueueBackend:
             self._redis = connect(self._url)
         except ValueError as exc:
             raise AiUnavailableError(f"REDIS_URL is not a Redis URL ({exc})") from None
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         try:
+            await pubsub.subscribe(DONE_CHANNEL)
             await self._read()
         except (RedisError, OSError) as exc:
+            await pubsub.aclose()
             await self.close()
             raise AiUnavailableError(f"cannot read the AI queue in Redis: {exc}") from exc
-        self._refresher = asyncio.create_task(self._refresh_forever(), name="kingme-ai-queue-gauges")
+        self._tasks = [
+            asyncio.create_task(self._refresh_forever(), name="kingme-ai-queue-gauges"),
+            asyncio.create_task(self._hear_notices(pubsub), name="kingme-ai-queue-notices"),
+        ]
 
     async def close(self) -> None:
-        """Stop reading the gauges and disconnect. Jobs already queued stay queued (another bot may wait for them)."""
+        """Stop reading the gauges and the notices, and disconnect. Jobs already queued stay queued (another bot may
+        wait for them)."""
         self._closed = True
-        task, self._refresher = self._refresher, None
-        while task is not None and not task.done():  # cancel again if redis-py swallowed it (see bot.runtime)
-            task.cancel()
-            await asyncio.wait({task}, timeout=1.0)
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            while not task.done():  # cancel again if redis-py swallowed it (see bot.runtime.stop_within)
+                task.cancel()
+                await asyncio.wait({task}, timeout=1.0)
         redis, self._redis = self._redis, None
         if redis is not None:
             await redis.aclose(close_connection_pool=True)
@@ -269,6 +286,23 @@ class QueueBackend:
             except (RedisError, OSError) as exc:
                 log.debug("reading the AI queue's gauges failed: %s", exc)
 
+    async def _hear_notices(self, pubsub: PubSub) -> None:
+        """Wake the moves waiting for each job whose notice arrives; subscribe again after a lost connection."""
+        try:
+            while True:
+                try:
+                    async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            for event in self._waiting.get(message["data"].decode(), ()):
+                                event.set()
+                except (RedisError, OSError) as exc:
+                    log.debug("the AI queue's notices stopped: %s; subscribing again", exc)
+                    await asyncio.sleep(self._recheck)
+                    with contextlib.suppress(RedisError, OSError):
+                        await pubsub.subscribe(DONE_CHANNEL)
+        finally:
+            await pubsub.aclose()
+
     # -- moves -----------------------------------------------------------------------------------------------------
 
     async def choose(self, level: str, game: GameInput, limits: Limits | None = None, seed: int = 0) -> SearchResult:
@@ -284,6 +318,8 @@ class QueueBackend:
         payload = job_payload(level, game, limits, seed)
         name = job_id(payload)
         wait = self._queue_wait + move_time(level, limits) + self._slack
+        done = asyncio.Event()
+        self._waiting.setdefault(name, set()).add(done)
         try:
             try:
                 job = await redis.enqueue_job(SEARCH_FUNCTION, payload, _job_id=name, _expires=wait)
@@ -292,7 +328,8 @@ class QueueBackend:
                     job = Job(name, redis, _queue_name=QUEUE_NAME)
                 else:
                     self.counters.enqueued += 1
-                data = await job.result(timeout=wait, poll_delay=self._poll)
+                async with asyncio.timeout(wait):
+                    data = await self._outcome(job, done)
             except TimeoutError:
                 raise AiTimeoutError(f"no AI worker answered job {name} within {wait:.0f} s") from None
             except ResultNotFound:
@@ -308,6 +345,31 @@ class QueueBackend:
             with contextlib.suppress(RedisError, OSError):  # a failure is not kept: asking again runs the job again
                 await redis.delete(result_key_prefix + name)
             raise
+        finally:
+            waiters = self._waiting[name]
+            waiters.discard(done)
+            if not waiters:
+                del self._waiting[name]
         self.counters.completed += 1
         self._consecutive_failures = 0
         return read_result(data)
+
+    async def _outcome(self, job: Job, done: asyncio.Event) -> Any:
+        """The job's result once its outcome is stored (the job's own exception if it raised): looked for now, then at
+        each notice and every :data:`RESULT_RECHECK`. :class:`ResultNotFound` when the job is gone without one."""
+        while True:
+            done.clear()
+            info = await job.result_info()
+            if info is None and await job.status() is JobStatus.not_found:
+                info = await job.result_info()  # it may have finished between the two looks
+                if info is None:
+                    raise ResultNotFound(f"job {job.job_id} is neither queued nor done")
+            if info is not None:
+                if info.success:
+                    return info.result
+                if isinstance(info.result, Exception):  # the search's own error, e.g. a game with no move left
+                    raise info.result
+                raise SerializationError(str(info.result))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._recheck):
+                    await done.wait()

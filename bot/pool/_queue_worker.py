@@ -30,6 +30,7 @@ from ai.api import choose_move
 from bot.pool._errors import AiTimeoutError
 from bot.pool._pool import move_time
 from bot.pool._queue import (
+    DONE_CHANNEL,
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TTL,
     LEASE,
@@ -175,7 +176,10 @@ async def _search(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any
 
 
 async def _after_job(ctx: dict[str, Any]) -> None:
-    """After arq has stored a job's outcome: a worker whose search would not end exits, for a fresh one."""
+    """After arq has stored a job's outcome (or put it back in the queue): tell the waiting bots to look; then a worker
+    whose search would not end exits, for a fresh one."""
+    with contextlib.suppress(Exception):  # a lost notice costs the bot one RESULT_RECHECK, no more
+        await ctx["redis"].publish(DONE_CHANNEL, ctx["job_id"])
     if ctx["state"].stuck:
         log.error("AI worker %d: a search would not end; exiting so that a fresh worker takes over", os.getpid())
         logging.shutdown()

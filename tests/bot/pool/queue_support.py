@@ -1,0 +1,84 @@
+"""Real ``kingme worker`` processes for the tests of the AI job queue (AI_BACKEND=queue)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import redis
+
+from bot.pool import WorkerBeat
+from tests.support import eventually
+
+WORKER_START_TIMEOUT = 120.0
+"""Seconds for a worker to start and load the search kernel on a loaded 2-core machine."""
+
+
+class WorkerCommands:
+    """``count`` separate ``kingme worker --processes 1`` commands on the Redis at ``redis_url``, their output in
+    ``log_dir``. Each runs one worker process (the command's child), which it starts again if it dies."""
+
+    def __init__(self, redis_url: str, log_dir: Path, count: int = 2) -> None:
+        self.redis_url = redis_url
+        self._client = redis.Redis.from_url(redis_url)
+        env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "INFO"}
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.logs = [log_dir / f"worker-{index}.log" for index in range(count)]
+        self.commands: list[subprocess.Popen[bytes]] = []
+        for path in self.logs:
+            with path.open("wb") as out:
+                command = [sys.executable, "-m", "bot", "worker", "--processes", "1"]
+                self.commands.append(
+                    subprocess.Popen(command, cwd=log_dir, env=env, stdout=out, stderr=subprocess.STDOUT)
+                )
+
+    def beats(self) -> list[WorkerBeat]:
+        """The live workers' heartbeats, read straight from Redis."""
+        keys = list(self._client.scan_iter(match="kingme:ai:worker:*"))
+        return [WorkerBeat.loads(value) for value in self._client.mget(keys) if value is not None] if keys else []
+
+    async def wait_live(self, count: int | None = None, within: float = WORKER_START_TIMEOUT) -> list[WorkerBeat]:
+        """Wait until ``count`` (default: one per command) workers beat; fail with their logs if a command ends."""
+        wanted = len(self.commands) if count is None else count
+
+        def live() -> bool:
+            ended = [command.args for command in self.commands if command.poll() is not None]
+            assert not ended, f"a worker command ended: {ended}; logs:\n{self.tail()}"
+            return len(self.beats()) >= wanted
+
+        await eventually(live, within, f"{wanted} live workers")
+        return self.beats()
+
+    def tail(self) -> str:
+        """The end of every command's output."""
+        return "\n".join(path.read_text(errors="replace")[-3000:] for path in self.logs)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """SIGSTOP every live worker process, so that jobs stay queued, and SIGCONT them afterwards."""
+        pids = [beat.pid for beat in self.beats()]
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
+
+    def stop(self) -> None:
+        """SIGTERM every command (it stops its worker), then kill what is left."""
+        for command in self.commands:
+            if command.poll() is None:
+                command.terminate()
+        for command in self.commands:
+            try:
+                command.wait(30)
+            except subprocess.TimeoutExpired:
+                command.kill()
+                command.wait()
+        self._client.close()

@@ -136,6 +136,8 @@ class Runtime:
         token = self.settings.discord_token
         if token is None or not token.get_secret_value().strip():
             raise StartupError("DISCORD_TOKEN is not set: put the bot token from the Discord Developer Portal in it")
+        if self.settings.ai_backend == "queue" and self.settings.redis_url is None:
+            raise StartupError("AI_BACKEND=queue needs REDIS_URL: the Redis that the bot and `kingme worker` share")
         try:
             await self._start_redis()
             await self._start_ai()
@@ -223,8 +225,7 @@ class Runtime:
         """The AI backend that ``AI_BACKEND`` names: the job queue, or this process's own workers."""
         workers = self.settings.ai_workers
         if self.settings.ai_backend == "queue":
-            if self.settings.redis_url is None:
-                raise StartupError("AI_BACKEND=queue needs REDIS_URL: the Redis that the bot and `kingme worker` share")
+            assert self.settings.redis_url is not None, "start() checks it first"
             log.info("AI: moves go to the job queue in Redis, for `kingme worker` processes")
             return QueueBackend(self.settings.redis_url.get_secret_value())
         log.info("AI: %d %s", workers, "threads" if self.settings.use_threads else "worker processes")

@@ -1,4 +1,5 @@
-"""Real ``kingme worker`` processes for the tests of the AI job queue (AI_BACKEND=queue)."""
+"""A real redis-server on a free TCP port and real ``kingme worker`` processes, for the tests of the AI job queue
+(AI_BACKEND=queue)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,32 @@ from pathlib import Path
 import redis
 
 from bot.pool import WorkerBeat
+from bot.redis_process import EmbeddedRedis
 from tests.support import eventually
 
 WORKER_START_TIMEOUT = 120.0
 """Seconds for a worker to start and load the search kernel on a loaded 2-core machine."""
+
+
+@contextlib.contextmanager
+def tcp_redis(directory: Path) -> Iterator[EmbeddedRedis]:
+    """A started redis-server on a free TCP port (as workers on other machines would reach it), stopped afterwards."""
+    server = EmbeddedRedis(directory, transport="tcp")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def worker_commands(redis_url: str, log_dir: Path, count: int = 2) -> Iterator[WorkerCommands]:
+    """:class:`WorkerCommands`, stopped afterwards."""
+    commands = WorkerCommands(redis_url, log_dir, count)
+    try:
+        yield commands
+    finally:
+        commands.stop()
 
 
 class WorkerCommands:

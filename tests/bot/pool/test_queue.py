@@ -24,7 +24,7 @@ from bot.pool import AiTimeoutError, QueueBackend, QueueCounters, WorkerBeat
 from bot.redis_process import EmbeddedRedis
 from bot.service import EventKind, GameService, User
 from bot.store import RedisGameStore
-from tests.bot.pool.queue_support import WorkerCommands
+from tests.bot.pool.queue_support import WorkerCommands, tcp_redis, worker_commands
 from tests.bot.pool.test_pool import assert_legal, midgame
 from tests.bot.service.conftest import EventLog
 from tests.support import eventually, settings_with
@@ -41,22 +41,15 @@ MakeBackend = Callable[..., Awaitable[QueueBackend]]
 @pytest.fixture(scope="module")
 def queue_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
     """One redis-server on a free TCP port for the module: the workers' and the bots' shared Redis."""
-    server = EmbeddedRedis(tmp_path_factory.mktemp("queue-redis"), transport="tcp")
-    server.start()
-    try:
+    with tcp_redis(tmp_path_factory.mktemp("queue-redis")) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
-def worker_commands(queue_redis: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerCommands]:
+def workers_of_module(queue_redis: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerCommands]:
     """Two ``kingme worker --processes 1`` commands for the whole module (they take a while to load the kernel)."""
-    commands = WorkerCommands(queue_redis.url, tmp_path_factory.mktemp("workers"))
-    try:
+    with worker_commands(queue_redis.url, tmp_path_factory.mktemp("workers")) as commands:
         yield commands
-    finally:
-        commands.stop()
 
 
 @pytest.fixture
@@ -71,10 +64,10 @@ async def redis_client(queue_redis: EmbeddedRedis) -> AsyncIterator[aioredis.Red
 
 
 @pytest.fixture
-async def workers(worker_commands: WorkerCommands, redis_client: aioredis.Redis) -> WorkerCommands:
+async def workers(workers_of_module: WorkerCommands, redis_client: aioredis.Redis) -> WorkerCommands:
     """The two workers, both live and idle."""
-    await worker_commands.wait_live()
-    return worker_commands
+    await workers_of_module.wait_live()
+    return workers_of_module
 
 
 @pytest.fixture

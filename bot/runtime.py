@@ -78,6 +78,29 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+async def connect_redis(url: str, shown: str) -> aioredis.Redis:
+    """A client of the Redis at ``url`` that has answered PING, or a :class:`StartupError` whose one line names it as
+    ``shown`` (never with its password)."""
+    try:
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT)
+    except ValueError as exc:
+        raise StartupError(f"REDIS_URL is not a Redis URL ({one_line(str(exc))})") from None
+    try:
+        async with asyncio.timeout(REDIS_CONNECT_TIMEOUT):
+            await client.ping()
+    except TimeoutError:
+        failure = f"Redis at {shown} did not answer within {REDIS_CONNECT_TIMEOUT:g} s"
+    except (RedisError, OSError) as exc:
+        failure = f"cannot reach Redis at {shown}: {one_line(str(exc)) or type(exc).__name__}"
+    except BaseException:
+        await client.aclose()
+        raise
+    else:
+        return client
+    await client.aclose()
+    raise StartupError(failure)
+
+
 class Runtime:
     """Every part of the running bot. ``async with Runtime(settings) as runtime`` starts them all (or raises
     :class:`StartupError` after stopping what had started) and stops them in reverse order on exit.
@@ -194,19 +217,8 @@ class Runtime:
             url = server.url
             log.info("embedded redis-server %s started (pid %s), data in %s", server.binary, server.pid, data_dir)
         shown = "the embedded redis-server" if self.settings.redis_url is None else redact_url(url)
-        try:
-            client = aioredis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT)
-        except ValueError as exc:
-            raise StartupError(f"REDIS_URL is not a Redis URL ({one_line(str(exc))})") from None
-        self.redis = client
-        self._stack.push_async_callback(client.aclose)
-        try:
-            async with asyncio.timeout(REDIS_CONNECT_TIMEOUT):
-                await client.ping()
-        except TimeoutError:
-            raise StartupError(f"Redis at {shown} did not answer within {REDIS_CONNECT_TIMEOUT:g} s") from None
-        except (RedisError, OSError) as exc:
-            raise StartupError(f"cannot reach Redis at {shown}: {one_line(str(exc)) or type(exc).__name__}") from None
+        self.redis = await connect_redis(url, shown)
+        self._stack.push_async_callback(self.redis.aclose)
 
     async def _start_ai(self) -> None:
         # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):

@@ -10,9 +10,6 @@ from bot.cli._command import CommandError, Commands, load_settings
 
 log = logging.getLogger(__name__)
 
-WORKER_REDIS_TIMEOUT = 5.0
-"""Seconds the first PING to Redis may take before the command gives up."""
-
 
 def register(commands: Commands) -> None:
     parser = commands.add("worker", _worker)
@@ -44,26 +41,17 @@ def _worker(args: argparse.Namespace) -> int:
         )
     url = settings.redis_url.get_secret_value().strip()
     configure_logging(settings.log_level)
-    asyncio.run(_check_redis(url, redact_url(url)))
+    asyncio.run(_check_redis(url))
     log.info("AI workers: %d processes on %s", processes, redact_url(url))
     return run_workers(WorkerOptions(url, settings.log_level, LOG_FORMAT), processes)
 
 
-async def _check_redis(url: str, shown: str) -> None:
+async def _check_redis(url: str) -> None:
     """A one-line :class:`CommandError` when Redis cannot be reached, before any worker starts."""
-    import redis.asyncio as aioredis
-    from redis.exceptions import RedisError
+    from bot.runtime import StartupError, connect_redis, redact_url
 
     try:
-        client = aioredis.Redis.from_url(url, socket_connect_timeout=WORKER_REDIS_TIMEOUT)
-    except ValueError as exc:
-        raise CommandError(f"REDIS_URL is not a Redis URL ({exc})") from None
-    try:
-        async with asyncio.timeout(WORKER_REDIS_TIMEOUT):
-            await client.ping()
-    except TimeoutError:
-        raise CommandError(f"Redis at {shown} did not answer within {WORKER_REDIS_TIMEOUT:g} s") from None
-    except (RedisError, OSError) as exc:
-        raise CommandError(f"cannot reach Redis at {shown}: {exc or type(exc).__name__}") from None
-    finally:
-        await client.aclose()
+        client = await connect_redis(url, redact_url(url))
+    except StartupError as exc:
+        raise CommandError(str(exc)) from None
+    await client.aclose()

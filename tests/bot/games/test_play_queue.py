@@ -4,7 +4,7 @@ gauges on /healthz and /metrics, and a bot restarted while its AI turn waits in 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
@@ -16,44 +16,19 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.emulator import DiscordEmulator
 from bot.pool import QueueBackend
-from bot.redis_process import EmbeddedRedis
 from bot.runtime import Runtime, StartupError
 from tests.bot.games.conftest import Harness, board_state
 from tests.bot.games.test_play_ai import play_to_the_end
-from tests.bot.pool.queue_support import WorkerCommands, tcp_redis, worker_commands
+from tests.bot.pool import queue_support
+from tests.bot.pool.queue_support import QueueWorld
 from tests.bot.test_runtime import make_settings
 from tests.support import eventually
 
 QUEUE = "kingme:ai:queue"
 READY_TIMEOUT = 60.0
 
-
-@pytest.fixture(scope="module")
-def queue_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
-    with tcp_redis(tmp_path_factory.mktemp("queue-redis")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def workers_of_module(queue_redis: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerCommands]:
-    with worker_commands(queue_redis.url, tmp_path_factory.mktemp("workers")) as commands:
-        yield commands
-
-
-@pytest.fixture
-async def redis_client(queue_redis: EmbeddedRedis) -> AsyncIterator[aioredis.Redis]:
-    client = aioredis.Redis.from_url(queue_redis.url)
-    await client.flushall()
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
-@pytest.fixture
-async def workers(workers_of_module: WorkerCommands, redis_client: aioredis.Redis) -> WorkerCommands:
-    await workers_of_module.wait_live()
-    return workers_of_module
+world = queue_support.world
+redis_client = queue_support.redis_client
 
 
 class Bots:
@@ -92,8 +67,8 @@ class Bots:
 
 
 @pytest.fixture
-async def bots(emulator: DiscordEmulator, queue_redis: EmbeddedRedis, tmp_path: Path) -> AsyncIterator[Bots]:
-    made = Bots(emulator, queue_redis.url, tmp_path)
+async def bots(emulator: DiscordEmulator, world: QueueWorld, tmp_path: Path) -> AsyncIterator[Bots]:
+    made = Bots(emulator, world.server.url, tmp_path)
     try:
         yield made
     finally:
@@ -112,7 +87,7 @@ async def scrape(url: str) -> dict[str, float]:
 
 
 async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
-    bots: Bots, workers: WorkerCommands, emulator: DiscordEmulator
+    bots: Bots, redis_client: aioredis.Redis, emulator: DiscordEmulator
 ) -> None:
     runtime = await bots.start()
     backend = bots.backend
@@ -137,11 +112,11 @@ async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
 
 
 async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
-    bots: Bots, workers: WorkerCommands, emulator: DiscordEmulator, redis_client: aioredis.Redis
+    bots: Bots, world: QueueWorld, emulator: DiscordEmulator, redis_client: aioredis.Redis
 ) -> None:
     await bots.start()
     alice = emulator.user("alice")
-    with workers.paused():
+    with world.workers.paused():
         board = (await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "colour": "white"})).message
         assert board_state(board) is None, "the AI moves first"
         await eventually(lambda: redis_client.zcard(QUEUE), what="the AI's turn queued")

@@ -1,5 +1,6 @@
 """A real redis-server on a free TCP port and real ``kingme worker`` processes, for the tests of the AI job queue
-(AI_BACKEND=queue)."""
+(AI_BACKEND=queue). A test module takes the fixtures by naming them: ``world = queue_support.world`` and
+``redis_client = queue_support.redis_client``."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import redis
+import redis.asyncio as aioredis
 
 from bot.pool import WorkerBeat
 from bot.redis_process import EmbeddedRedis
@@ -40,6 +44,33 @@ def worker_commands(redis_url: str, log_dir: Path, count: int = 2) -> Iterator[W
         yield commands
     finally:
         commands.stop()
+
+
+@dataclass
+class QueueWorld:
+    """A redis-server on a free TCP port and two ``kingme worker`` commands on it, for a whole test module."""
+
+    server: EmbeddedRedis
+    workers: WorkerCommands
+
+    @contextlib.asynccontextmanager
+    async def client(self) -> AsyncIterator[aioredis.Redis]:
+        """A client of the Redis, emptied first, once both workers beat again (their heartbeats come back within a
+        second)."""
+        client = aioredis.Redis.from_url(self.server.url)
+        try:
+            await client.flushall()
+            await self.workers.wait_live()
+            yield client
+        finally:
+            await client.aclose()
+
+
+@contextlib.contextmanager
+def queue_world(directory: Path) -> Iterator[QueueWorld]:
+    """A :class:`QueueWorld` under ``directory``, stopped afterwards."""
+    with tcp_redis(directory / "redis") as server, worker_commands(server.url, directory / "workers") as workers:
+        yield QueueWorld(server, workers)
 
 
 class WorkerCommands:
@@ -105,3 +136,17 @@ class WorkerCommands:
                 command.kill()
                 command.wait()
         self._client.close()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[QueueWorld]:
+    """The module's Redis and two workers (they take a while to load the kernel, so they serve every test)."""
+    with queue_world(tmp_path_factory.mktemp("queue")) as made:
+        yield made
+
+
+@pytest.fixture
+async def redis_client(world: QueueWorld) -> AsyncIterator[aioredis.Redis]:
+    """A client of the module's Redis, emptied for this test, with both workers live."""
+    async with world.client() as client:
+        yield client

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,8 @@ from bot.pool import AiTimeoutError, QueueBackend, QueueCounters, WorkerBeat
 from bot.redis_process import EmbeddedRedis
 from bot.service import EventKind, GameService, User
 from bot.store import RedisGameStore
-from tests.bot.pool.queue_support import WorkerCommands, tcp_redis, worker_commands
+from tests.bot.pool import queue_support
+from tests.bot.pool.queue_support import QueueWorld, WorkerCommands, worker_commands
 from tests.bot.pool.test_pool import assert_legal, midgame
 from tests.bot.service.conftest import EventLog
 from tests.support import eventually, settings_with
@@ -37,37 +38,19 @@ SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.2}
 
 MakeBackend = Callable[..., Awaitable[QueueBackend]]
 
-
-@pytest.fixture(scope="module")
-def queue_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
-    """One redis-server on a free TCP port for the module: the workers' and the bots' shared Redis."""
-    with tcp_redis(tmp_path_factory.mktemp("queue-redis")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def workers_of_module(queue_redis: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WorkerCommands]:
-    """Two ``kingme worker --processes 1`` commands for the whole module (they take a while to load the kernel)."""
-    with worker_commands(queue_redis.url, tmp_path_factory.mktemp("workers")) as commands:
-        yield commands
+world = queue_support.world
+redis_client = queue_support.redis_client
 
 
 @pytest.fixture
-async def redis_client(queue_redis: EmbeddedRedis) -> AsyncIterator[aioredis.Redis]:
-    """A client of the module's Redis, emptied first (the workers' heartbeats come back within a second)."""
-    client = aioredis.Redis.from_url(queue_redis.url)
-    await client.flushall()
-    try:
-        yield client
-    finally:
-        await client.aclose()
+def workers(world: QueueWorld, redis_client: aioredis.Redis) -> WorkerCommands:
+    """The two workers, both live and idle, on an empty Redis."""
+    return world.workers
 
 
 @pytest.fixture
-async def workers(workers_of_module: WorkerCommands, redis_client: aioredis.Redis) -> WorkerCommands:
-    """The two workers, both live and idle."""
-    await workers_of_module.wait_live()
-    return workers_of_module
+def queue_redis(world: QueueWorld) -> EmbeddedRedis:
+    return world.server
 
 
 @pytest.fixture
@@ -149,6 +132,32 @@ async def test_a_worker_killed_mid_search_still_yields_the_move(
     assert backend.counters == QueueCounters(enqueued=1, completed=1)
     assert await workers.wait_live(2), "the killed worker's command started it again"
     await eventually(lambda: victim.pid not in backend.worker_pids, what="the killed worker gone from the gauges")
+
+
+async def test_a_worker_stopped_mid_search_hands_its_move_back(
+    workers: WorkerCommands,
+    make_backend: MakeBackend,
+    queue_redis: EmbeddedRedis,
+    redis_client: aioredis.Redis,
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to ``kingme worker`` stops its worker mid-search; the move goes back to the queue for another."""
+    backend = await make_backend()
+    board = midgame()
+    with workers.paused():  # the module's workers stay out of it until the third one has stopped
+        module_pids = {beat.pid for beat in workers.beats()}
+        with worker_commands(queue_redis.url, tmp_path / "third", count=1) as third:
+            await eventually(lambda: {b.pid for b in third.beats()} - module_pids, 120, "the third worker live")
+            game = GameInput.from_board(board)
+            asked = asyncio.create_task(backend.choose("master", game, Limits(time=3.0), 8))
+            await eventually(lambda: any(b.busy for b in third.beats() if b.pid not in module_pids), 30, "it searches")
+            [job] = {b.job for b in third.beats() if b.busy}
+        assert [command.returncode for command in third.commands] == [0]
+        assert await redis_client.zscore(QUEUE, f"{job}") is not None, "the move is back in the queue"
+        assert not await redis_client.exists(f"arq:in-progress:{job}"), "and no worker holds it"
+    result = await asyncio.wait_for(asked, 60)
+    assert_legal(board, result)
+    assert backend.counters == QueueCounters(enqueued=1, completed=1)
 
 
 async def test_two_bots_asking_for_one_turn_share_its_job_and_the_game_gets_one_move(

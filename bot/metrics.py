@@ -30,6 +30,7 @@ class Metrics:
         self.active_games = gauge("kingme_active_games", "Games in progress")
         self.ai_queue_depth = gauge("kingme_ai_queue_depth", "AI moves waiting or running")
         self.ai_busy_workers = gauge("kingme_ai_busy_workers", "AI workers searching")
+        self.ai_live_workers = gauge("kingme_ai_live_workers", "AI worker processes alive")
         self.ai_latency = latency("kingme_ai_move_seconds", "Time from asking the AI for a move to its answer")
         self.interaction_latency = latency(
             "kingme_interaction_seconds", "Time from receiving a Discord interaction to its first response", ["kind"]
@@ -38,10 +39,17 @@ class Metrics:
             "kingme_interaction_errors", "Interactions answered with an error message", ["kind"]
         )
 
-    def bind_ai(self, queue_depth: Callable[[], float], busy_workers: Callable[[], float]) -> None:
-        """Read the AI pool's queue depth and busy workers at scrape time."""
+    def bind_ai(
+        self,
+        queue_depth: Callable[[], float],
+        busy_workers: Callable[[], float],
+        live_workers: Callable[[], float] | None = None,
+    ) -> None:
+        """Read the AI pool's queue depth, busy workers and live workers at scrape time."""
         self.ai_queue_depth.set_function(queue_depth)
         self.ai_busy_workers.set_function(busy_workers)
+        if live_workers is not None:
+            self.ai_live_workers.set_function(live_workers)
 
     def count_events(self, events: Sequence[Event]) -> None:
         """Count the moves (``kingme_moves_total{player}``, ``human`` or ``ai``) and the endings

@@ -30,13 +30,13 @@ from redis.exceptions import RedisError
 
 from bot.app import EventRelay, KingMeBot
 from bot.metrics import Metrics
-from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, ThreadChooser
+from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, QueueBackend, ThreadChooser
 from bot.public import register_public_routes
 from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore, connect
-from bot.web import HealthSource, WebServer, create_web_app
+from bot.web import HealthSource, WebServer, ai_gauges, create_web_app
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,29 @@ def redact_url(url: str) -> str:
 def one_line(text: str) -> str:
     """``text`` on one line (a :class:`StartupError` message is one line on stderr)."""
     return " ".join(str(text).split())
+
+
+async def connect_redis(url: str, shown: str) -> aioredis.Redis:
+    """A client of the Redis at ``url`` that has answered PING, or a :class:`StartupError` whose one line names it as
+    ``shown`` (never with its password)."""
+    try:
+        client = connect(url)  # with the retries and timeouts that ride out a short outage
+    except ValueError as exc:
+        raise StartupError(f"REDIS_URL is not a Redis URL ({one_line(str(exc))})") from None
+    try:
+        async with asyncio.timeout(REDIS_CONNECT_TIMEOUT):
+            await client.ping()
+    except TimeoutError:
+        failure = f"Redis at {shown} did not answer within {REDIS_CONNECT_TIMEOUT:g} s"
+    except (RedisError, OSError) as exc:
+        failure = f"cannot reach Redis at {shown}: {one_line(str(exc)) or type(exc).__name__}"
+    except BaseException:
+        await client.aclose()
+        raise
+    else:
+        return client
+    await client.aclose()
+    raise StartupError(failure)
 
 
 class Runtime:
@@ -136,6 +159,8 @@ class Runtime:
         token = self.settings.discord_token
         if token is None or not token.get_secret_value().strip():
             raise StartupError("DISCORD_TOKEN is not set: put the bot token from the Discord Developer Portal in it")
+        if self.settings.ai_backend == "queue" and self.settings.redis_url is None:
+            raise StartupError("AI_BACKEND=queue needs REDIS_URL: the Redis that the bot and `kingme worker` share")
         try:
             await self._start_redis()
             await self._start_ai()
@@ -194,38 +219,33 @@ class Runtime:
             url = server.url
             log.info("embedded redis-server %s started (pid %s), data in %s", server.binary, server.pid, data_dir)
         shown = "the embedded redis-server" if self.settings.redis_url is None else redact_url(url)
-        try:
-            client = connect(url)  # retries and timeouts that ride out a short outage
-        except ValueError as exc:
-            raise StartupError(f"REDIS_URL is not a Redis URL ({one_line(str(exc))})") from None
-        self.redis = client
-        self._stack.push_async_callback(client.aclose)
-        try:
-            async with asyncio.timeout(REDIS_CONNECT_TIMEOUT):
-                await client.ping()
-        except TimeoutError:
-            raise StartupError(f"Redis at {shown} did not answer within {REDIS_CONNECT_TIMEOUT:g} s") from None
-        except (RedisError, OSError) as exc:
-            raise StartupError(f"cannot reach Redis at {shown}: {one_line(str(exc)) or type(exc).__name__}") from None
+        self.redis = await connect_redis(url, shown)
+        self._stack.push_async_callback(self.redis.aclose)
 
     async def _start_ai(self) -> None:
         # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
         # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
         os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
-        workers = self.settings.ai_workers
-        ai: AiBackend
-        if self.settings.use_threads:
-            ai = ThreadChooser(workers)
-        else:
-            ai = AiPool(workers, queue_limit=AI_QUEUE_PER_WORKER * workers)
+        ai = self._make_ai()
         try:
             await ai.start()
         except PoolError as exc:
             raise StartupError(one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}") from None
         self.ai = ai
         self._stack.push_async_callback(ai.close)
-        self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers)
+        self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+
+    def _make_ai(self) -> AiBackend:
+        """The AI backend that ``AI_BACKEND`` names: the job queue, or this process's own workers."""
+        workers = self.settings.ai_workers
+        if self.settings.ai_backend == "queue":
+            assert self.settings.redis_url is not None, "start() checks it first"
+            log.info("AI: moves go to the job queue in Redis, for `kingme worker` processes")
+            return QueueBackend(self.settings.redis_url.get_secret_value())
         log.info("AI: %d %s", workers, "threads" if self.settings.use_threads else "worker processes")
+        if self.settings.use_threads:
+            return ThreadChooser(workers)
+        return AiPool(workers, queue_limit=AI_QUEUE_PER_WORKER * workers)
 
     def _build_service(self) -> None:
         assert self.redis is not None and self.ai is not None
@@ -250,6 +270,7 @@ class Runtime:
             pool_healthy=lambda: ai.healthy,
             gateway_ready=lambda: self.bot is not None and self.bot.is_ready(),
             gateway_closed=lambda: self.bot is not None and self.bot.is_closed(),
+            ai_gauges=lambda: ai_gauges(self.metrics),
         )
         app = create_web_app(health, self.metrics, collectors=[self._count_active_games])
         assert self.service is not None

@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     ai_workers: int = Field(default_factory=_default_workers, ge=1)
     use_threads: bool = False
     """Run AI searches in threads instead of processes (for small hosts and tests)."""
+    ai_backend: Literal["local", "queue"] = "local"
+    """Where AI moves are searched: ``local`` in this process's own workers (``AI_WORKERS``), or ``queue`` as jobs on
+    Redis run by ``kingme worker`` processes on any machine that reaches ``REDIS_URL`` (which it then requires)."""
     http_port: int = Field(default=8080, ge=0, le=65535)
     public_base_url: str | None = None
     log_level: str = "INFO"
@@ -73,7 +76,8 @@ class Settings(BaseSettings):
         """A one-line description for the startup log, without secrets."""
         token = "set" if self.discord_token is not None else "not set"
         redis = "embedded" if self.redis_url is None else "external"
-        return (
-            f"token {token}, redis {redis}, data {self.kingme_data}, ai workers {self.ai_workers}"
-            f"{' (threads)' if self.use_threads else ''}, http port {self.http_port}"
-        )
+        if self.ai_backend == "queue":
+            ai = "ai on the job queue"
+        else:
+            ai = f"ai workers {self.ai_workers}{' (threads)' if self.use_threads else ''}"
+        return f"token {token}, redis {redis}, data {self.kingme_data}, {ai}, http port {self.http_port}"

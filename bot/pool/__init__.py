@@ -1,10 +1,13 @@
 """The AI compute of the bot: a pool of worker processes that runs the AI without blocking the event loop (or, on
-small hosts, threads of the bot's own process), and the timing of its moves into the metrics."""
+small hosts, threads of the bot's own process), or a job queue on Redis served by ``kingme worker`` processes on any
+machine; and the timing of its moves into the metrics."""
 
 from bot.pool._backend import AiBackend
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError, PoolError
 from bot.pool._metered import MeteredChooser
 from bot.pool._pool import AiPool, PoolCounters, move_time
+from bot.pool._queue import QueueBackend, QueueCounters, WorkerBeat
+from bot.pool._queue_worker import WorkerOptions, run_workers
 from bot.pool._threads import ThreadChooser
 from bot.pool._worker import MoveFunction
 
@@ -18,6 +21,11 @@ __all__ = [
     "PoolBusyError",
     "PoolCounters",
     "PoolError",
+    "QueueBackend",
+    "QueueCounters",
     "ThreadChooser",
+    "WorkerBeat",
+    "WorkerOptions",
     "move_time",
+    "run_workers",
 ]

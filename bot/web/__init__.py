@@ -9,7 +9,7 @@ neither discord nor redis, and it never shows a setting or a secret.
 """
 
 from bot.web._app import Collector, create_web_app
-from bot.web._health import GatewayState, HealthReport, HealthSource
+from bot.web._health import GatewayState, HealthReport, HealthSource, ai_gauges
 from bot.web._server import WebServer
 from bot.web._static import StaticFiles
 
@@ -20,5 +20,6 @@ __all__ = [
     "HealthSource",
     "StaticFiles",
     "WebServer",
+    "ai_gauges",
     "create_web_app",
 ]

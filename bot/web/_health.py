@@ -1,13 +1,16 @@
-"""What ``/healthz`` checks: Redis answers PING, the AI pool is healthy, the Discord gateway is ready."""
+"""What ``/healthz`` checks: Redis answers PING, the AI pool is healthy, the Discord gateway is ready; and, when the
+runtime asks for it, the AI's gauges (queue depth, job latency, live workers) beside them."""
 
 from __future__ import annotations
 
 import asyncio
 import enum
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from bot.metrics import Metrics
 
 DEFAULT_REDIS_TIMEOUT = 1.0
 """Seconds a PING may take before Redis counts as down (a container health check must answer quickly)."""
@@ -31,19 +34,42 @@ class HealthReport:
     """``ok`` or ``unhealthy``."""
     gateway: GatewayState
     uptime: float
+    ai: Mapping[str, float] | None = None
+    """The AI's gauges (see :func:`ai_gauges`), when the source reads them; they never change ``healthy``."""
 
     @property
     def healthy(self) -> bool:
         return self.redis == "ok" and self.pool == "ok" and self.gateway is GatewayState.READY
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "status": "ok" if self.healthy else "unavailable",
             "redis": self.redis,
             "pool": self.pool,
             "gateway": self.gateway.value,
             "uptime_seconds": round(self.uptime, 1),
         }
+        if self.ai is not None:
+            body["ai"] = dict(self.ai)
+        return body
+
+
+def ai_gauges(metrics: Metrics) -> dict[str, float]:
+    """The AI's state as ``/metrics`` shows it: moves waiting for a worker, workers searching, live worker processes,
+    and the moves answered with their mean latency (from asking to the answer, queue wait included)."""
+    registry = metrics.registry
+
+    def sample(name: str) -> float:
+        return registry.get_sample_value(name) or 0.0
+
+    moves = sample("kingme_ai_move_seconds_count")
+    return {
+        "queue_depth": sample("kingme_ai_queue_depth"),
+        "busy_workers": sample("kingme_ai_busy_workers"),
+        "live_workers": sample("kingme_ai_live_workers"),
+        "moves": moves,
+        "move_seconds_mean": round(sample("kingme_ai_move_seconds_sum") / moves, 3) if moves else 0.0,
+    }
 
 
 @dataclass(frozen=True)
@@ -56,6 +82,7 @@ class HealthSource:
         gateway_ready: the Discord client's ``is_ready``.
         gateway_closed: the Discord client's ``is_closed``.
         redis_timeout: seconds the PING may take.
+        ai_gauges: the AI's gauges to show (e.g. :func:`ai_gauges` of the bot's metrics); None shows none.
     """
 
     redis_ping: Callable[[], Awaitable[object]]
@@ -63,6 +90,7 @@ class HealthSource:
     gateway_ready: Callable[[], bool]
     gateway_closed: Callable[[], bool]
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
+    ai_gauges: Callable[[], Mapping[str, float]] | None = None
     started: float = field(default_factory=time.monotonic)
 
     async def check(self) -> HealthReport:
@@ -71,6 +99,7 @@ class HealthSource:
             pool="ok" if self.pool_healthy() else "unhealthy",
             gateway=self._gateway(),
             uptime=time.monotonic() - self.started,
+            ai=self.ai_gauges() if self.ai_gauges is not None else None,
         )
 
     async def _redis(self) -> str:

@@ -1,0 +1,375 @@
+"""AI moves as jobs on a Redis-backed queue (arq), searched by ``kingme worker`` processes on any machine that reaches
+the same Redis (``AI_BACKEND=queue``); this module is the bot's side and what both sides share.
+
+A job is plain data (level, variant, initial FEN, moves, limits, seed) and its id is a digest of that data. The seed
+is the game service's digest of the game id and version (plus the attempt), so the id names one attempt at one turn:
+a bot that asks again for the same turn, after a restart or from another process, finds the job already queued,
+running or done and waits for that one instead of queueing a second (arq's ``_job_id`` refuses a duplicate while the
+job or its result exists). Whatever comes back is played through the game service's compare-and-set like any move, so
+a late or duplicate result changes nothing.
+
+What arq gives and what this adds (checked against arq 0.28's ``worker.py``):
+
+* arq marks a running job with an ``arq:in-progress:<id>`` key and leaves it in the queue until it finishes; a worker
+  that dies leaves the key to expire, then another worker runs the job again (up to ``max_tries``). arq sets that key
+  to live ``job_timeout + 10`` s, minutes for a search; our workers set it to :data:`LEASE` and renew it while they
+  search, so a killed worker's job runs again elsewhere within a few seconds.
+* A job expires (``_expires``) when the bot stops waiting for it, so no worker starts a move nobody wants any more.
+* arq's waiting for a result polls Redis every half second; instead a worker publishes the job's id on
+  :data:`DONE_CHANNEL` once its outcome is stored, and the bot looks only then (and every :data:`RESULT_RECHECK` in
+  case a notice was lost), so a waiting move costs the bot next to no CPU and its answer no polling delay.
+* Workers report liveness with one key each, ``kingme:ai:worker:<host>:<pid>``, renewed every
+  :data:`HEARTBEAT_INTERVAL` and expiring after :data:`HEARTBEAT_TTL`; the bot reads them for its gauges.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from arq.connections import ArqRedis
+from arq.constants import result_key_prefix
+from arq.jobs import Job, JobStatus, ResultNotFound, SerializationError
+from arq.worker import JobExecutionFailed
+from redis.asyncio import ConnectionPool
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from ai.api import GameInput, Limits, SearchResult
+from bot.pool._errors import AiTimeoutError, AiUnavailableError
+from bot.pool._pool import UNHEALTHY_AFTER, move_time
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME: Final = "kingme:ai:queue"
+"""arq's sorted set of waiting and running AI jobs (a name of our own, so other arq users of the Redis keep theirs)."""
+SEARCH_FUNCTION: Final = "search"
+"""The name the workers register their job function under."""
+WORKER_KEY_PREFIX: Final = "kingme:ai:worker:"
+"""Heartbeat keys, one per live worker process."""
+LEASE: Final = 3.0
+"""Seconds a running job's in-progress key lives unless its worker renews it: how soon a dead worker's job reruns."""
+HEARTBEAT_INTERVAL: Final = 1.0
+"""Seconds between a worker's heartbeats (and between the bot's readings of them)."""
+HEARTBEAT_TTL: Final = 3.0
+"""Seconds a heartbeat key lives: a worker silent for longer is gone."""
+DONE_CHANNEL: Final = "kingme:ai:done"
+"""Pub/sub channel on which a worker announces the id of a job whose outcome it has stored."""
+RESULT_RECHECK: Final = 1.0
+"""Seconds between the bot's looks for a job's outcome when no notice came (a notice is lost while Redis reconnects,
+and a job that fails before it starts, expired or retried too often, sends none)."""
+RESULT_KEEP: Final = 60.0
+"""Seconds a result stays in Redis, for a bot that asks again after a restart."""
+QUEUE_WAIT: Final = 60.0
+"""Seconds a move may wait for a free worker, on top of its search time and slack, before it counts as timed out."""
+MAX_TRIES: Final = 3
+"""Runs of one job (a worker that dies mid-search costs one) before it fails."""
+
+
+# -- what both sides share ----------------------------------------------------------------------------------------
+
+
+def connect(redis_url: str) -> ArqRedis:
+    """arq's Redis client for ``redis_url``, with our queue as its default (raises ValueError for a bad URL)."""
+    return ArqRedis(connection_pool=ConnectionPool.from_url(redis_url), default_queue_name=QUEUE_NAME)
+
+
+def job_payload(level: str, game: GameInput, limits: Limits | None, seed: int) -> dict[str, Any]:
+    """A move request as JSON-like data: what a worker needs, readable by any version of the code."""
+    return {
+        "level": level,
+        "variant": game.variant,
+        "fen": game.fen,
+        "moves": list(game.moves),
+        "limits": dataclasses.asdict(limits) if limits is not None else None,
+        "seed": seed,
+    }
+
+
+def read_payload(payload: dict[str, Any]) -> tuple[str, GameInput, Limits | None, int]:
+    """The arguments of :func:`ai.api.choose_move` from a :func:`job_payload`."""
+    limits = payload["limits"]
+    game = GameInput(payload["variant"], payload["fen"], tuple(payload["moves"]))
+    return payload["level"], game, Limits(**limits) if limits is not None else None, int(payload["seed"])
+
+
+def job_id(payload: dict[str, Any]) -> str:
+    """The job's id: a digest of everything the search reads, so the same request is always the same job."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return "kingme-ai-" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def result_data(result: SearchResult) -> dict[str, Any]:
+    """A search result as JSON-like data, for the result key."""
+    return dataclasses.asdict(result)
+
+
+def read_result(data: dict[str, Any]) -> SearchResult:
+    return SearchResult(**{**data, "pv": tuple(data["pv"])})
+
+
+@dataclass(frozen=True)
+class WorkerBeat:
+    """What a worker's heartbeat key holds."""
+
+    host: str
+    pid: int
+    busy: bool
+    job: str | None = None
+    """The job it is searching, if any."""
+
+    @property
+    def key(self) -> str:
+        return f"{WORKER_KEY_PREFIX}{self.host}:{self.pid}"
+
+    def dumps(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def loads(cls, text: bytes | str) -> WorkerBeat:
+        return cls(**json.loads(text))
+
+
+async def live_workers(redis: ArqRedis) -> tuple[WorkerBeat, ...]:
+    """The workers whose heartbeat has not expired."""
+    keys = [key async for key in redis.scan_iter(match=f"{WORKER_KEY_PREFIX}*", count=500)]
+    values = await redis.mget(keys) if keys else []
+    return tuple(WorkerBeat.loads(value) for value in values if value is not None)
+
+
+# -- the bot's side -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class QueueCounters:
+    """Running totals since the backend was made."""
+
+    enqueued: int = 0
+    """Jobs this backend put on the queue."""
+    joined: int = 0
+    """Requests that found their job already there (asked before a restart, or by another process)."""
+    completed: int = 0
+    failed: int = 0
+
+
+class QueueBackend:
+    """The :class:`~bot.pool.AiBackend` that puts every move on the Redis job queue for ``kingme worker`` processes.
+
+    Create, ``await start()``, ``await choose(...)``, ``await close()``. Its gauges are read from Redis every
+    :data:`HEARTBEAT_INTERVAL` in the background, so reading them costs nothing.
+    """
+
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        move_timeout_slack: float = 5.0,
+        queue_wait: float = QUEUE_WAIT,
+        recheck_interval: float = RESULT_RECHECK,
+        refresh_interval: float = HEARTBEAT_INTERVAL,
+    ) -> None:
+        """A move may wait ``queue_wait`` seconds for a worker and then search its time (:func:`move_time`) plus
+        ``move_timeout_slack``, after which :meth:`choose` raises :class:`AiTimeoutError`."""
+        self._url = redis_url
+        self._slack = move_timeout_slack
+        self._queue_wait = queue_wait
+        self._recheck = recheck_interval
+        self._refresh_interval = refresh_interval
+        self._redis: ArqRedis | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._waiting: dict[str, set[asyncio.Event]] = {}
+        """Job id -> the events of this backend's moves waiting for it, set when its notice arrives."""
+        self._closed = False
+        self._workers: tuple[WorkerBeat, ...] = ()
+        self._queued = 0
+        self._read_at: float | None = None
+        self._consecutive_failures = 0
+        self.counters = QueueCounters()
+
+    # -- gauges ----------------------------------------------------------------------------------------------------
+
+    @property
+    def workers(self) -> tuple[WorkerBeat, ...]:
+        """The live workers as last read."""
+        return self._workers
+
+    @property
+    def worker_pids(self) -> tuple[int, ...]:
+        """The process ids of the live workers (on whichever machines they run)."""
+        return tuple(beat.pid for beat in self._workers)
+
+    @property
+    def busy_workers(self) -> int:
+        return sum(beat.busy for beat in self._workers)
+
+    @property
+    def queue_depth(self) -> int:
+        """Jobs waiting for a worker (arq keeps a running job in the queue until it ends: those are not counted)."""
+        return max(0, self._queued - self.busy_workers)
+
+    @property
+    def capacity(self) -> int:
+        """Moves that can search at once: one per live worker, and at least 1 so that turns are still handed out (and
+        wait in the queue) while no worker runs."""
+        return max(1, len(self._workers))
+
+    @property
+    def healthy(self) -> bool:
+        """Started, Redis read within the last few intervals, at least one live worker, and the last few moves did not
+        all fail."""
+        fresh = self._read_at is not None and time.monotonic() - self._read_at < 3 * self._refresh_interval
+        return (
+            self._redis is not None
+            and not self._closed
+            and fresh
+            and bool(self._workers)
+            and self._consecutive_failures < UNHEALTHY_AFTER
+        )
+
+    # -- lifecycle -------------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect, subscribe to the workers' notices and read the queue once; raises :class:`AiUnavailableError` when
+        Redis cannot be read. Workers need not be running yet: moves wait in the queue for them."""
+        if self._closed:
+            raise AiUnavailableError("the AI queue is closed")
+        if self._redis is not None:
+            return
+        try:
+            self._redis = connect(self._url)
+        except ValueError as exc:
+            raise AiUnavailableError(f"REDIS_URL is not a Redis URL ({exc})") from None
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(DONE_CHANNEL)
+            await self._read()
+        except (RedisError, OSError) as exc:
+            await pubsub.aclose()
+            await self.close()
+            raise AiUnavailableError(f"cannot read the AI queue in Redis: {exc}") from exc
+        self._tasks = [
+            asyncio.create_task(self._refresh_forever(), name="kingme-ai-queue-gauges"),
+            asyncio.create_task(self._hear_notices(pubsub), name="kingme-ai-queue-notices"),
+        ]
+
+    async def close(self) -> None:
+        """Stop reading the gauges and the notices, and disconnect. Jobs already queued stay queued (another bot may
+        wait for them)."""
+        self._closed = True
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            while not task.done():  # cancel again if redis-py swallowed it (see bot.runtime.stop_within)
+                task.cancel()
+                await asyncio.wait({task}, timeout=1.0)
+        redis, self._redis = self._redis, None
+        if redis is not None:
+            await redis.aclose(close_connection_pool=True)
+
+    async def _read(self) -> None:
+        assert self._redis is not None
+        self._workers = await live_workers(self._redis)
+        self._queued = await self._redis.zcard(QUEUE_NAME)
+        self._read_at = time.monotonic()
+
+    async def _refresh_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self._refresh_interval)
+            try:
+                await self._read()
+            except (RedisError, OSError) as exc:
+                log.debug("reading the AI queue's gauges failed: %s", exc)
+
+    async def _hear_notices(self, pubsub: PubSub) -> None:
+        """Wake the moves waiting for each job whose notice arrives; subscribe again after a lost connection."""
+        try:
+            while True:
+                try:
+                    async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            for event in self._waiting.get(message["data"].decode(), ()):
+                                event.set()
+                except (RedisError, OSError) as exc:
+                    log.debug("the AI queue's notices stopped: %s; subscribing again", exc)
+                    await asyncio.sleep(self._recheck)
+                    with contextlib.suppress(RedisError, OSError):
+                        await pubsub.subscribe(DONE_CHANNEL)
+        finally:
+            await pubsub.aclose()
+
+    # -- moves -----------------------------------------------------------------------------------------------------
+
+    async def choose(self, level: str, game: GameInput, limits: Limits | None = None, seed: int = 0) -> SearchResult:
+        """Queue the move (or join the same move already queued) and wait for its result.
+
+        Raises :class:`AiTimeoutError` when no worker answers in time, :class:`AiUnavailableError` when the job is
+        lost or fails in the workers (a worker died too often, Redis failed); the errors ``choose_move`` raises on bad
+        input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`, :class:`ValueError`) come back unchanged.
+        """
+        redis = self._redis
+        if redis is None or self._closed:
+            raise AiUnavailableError("the AI queue is closed" if self._closed else "start() the AI queue first")
+        payload = job_payload(level, game, limits, seed)
+        name = job_id(payload)
+        wait = self._queue_wait + move_time(level, limits) + self._slack
+        done = asyncio.Event()
+        self._waiting.setdefault(name, set()).add(done)
+        try:
+            try:
+                job = await redis.enqueue_job(SEARCH_FUNCTION, payload, _job_id=name, _expires=wait)
+                if job is None:  # queued, running or done already: wait for that one
+                    self.counters.joined += 1
+                    job = Job(name, redis, _queue_name=QUEUE_NAME)
+                else:
+                    self.counters.enqueued += 1
+                async with asyncio.timeout(wait):
+                    data = await self._outcome(job, done)
+            except TimeoutError:
+                raise AiTimeoutError(f"no AI worker answered job {name} within {wait:.0f} s") from None
+            except ResultNotFound:
+                raise AiUnavailableError(f"job {name} left the queue without a result") from None
+            except (JobExecutionFailed, SerializationError) as exc:  # expired, or its workers died too often
+                raise AiUnavailableError(f"job {name} failed: {exc}") from None
+            except (RedisError, OSError) as exc:
+                raise AiUnavailableError(f"the AI queue in Redis failed: {exc}") from exc
+        except Exception as exc:  # not a cancellation: a turn called off leaves its job queued for whoever asks again
+            self.counters.failed += 1
+            if isinstance(exc, AiTimeoutError | AiUnavailableError):
+                self._consecutive_failures += 1
+            with contextlib.suppress(RedisError, OSError):  # a failure is not kept: asking again runs the job again
+                await redis.delete(result_key_prefix + name)
+            raise
+        finally:
+            waiters = self._waiting[name]
+            waiters.discard(done)
+            if not waiters:
+                del self._waiting[name]
+        self.counters.completed += 1
+        self._consecutive_failures = 0
+        return read_result(data)
+
+    async def _outcome(self, job: Job, done: asyncio.Event) -> Any:
+        """The job's result once its outcome is stored (the job's own exception if it raised): looked for now, then at
+        each notice and every :data:`RESULT_RECHECK`. :class:`ResultNotFound` when the job is gone without one."""
+        while True:
+            done.clear()
+            info = await job.result_info()
+            if info is None and await job.status() is JobStatus.not_found:
+                info = await job.result_info()  # it may have finished between the two looks
+                if info is None:
+                    raise ResultNotFound(f"job {job.job_id} is neither queued nor done")
+            if info is not None:
+                if info.success:
+                    return info.result
+                if isinstance(info.result, Exception):  # the search's own error, e.g. a game with no move left
+                    raise info.result
+                raise SerializationError(str(info.result))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._recheck):
+                    await done.wait()

@@ -1,0 +1,139 @@
+"""The whole bot with ``AI_BACKEND=queue``: the real runtime on the Discord emulator, a real redis-server on a free TCP
+port and two real ``kingme worker`` processes; a game against the AI played to the end with select menus, the AI's
+gauges on /healthz and /metrics, and a bot restarted while its AI turn waits in the queue."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
+
+import aiohttp
+import pytest
+import redis.asyncio as aioredis
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.emulator import DiscordEmulator
+from bot.pool import QueueBackend
+from bot.runtime import Runtime, StartupError
+from tests.bot.games.conftest import Harness, board_state
+from tests.bot.games.test_play_ai import play_to_the_end
+from tests.bot.pool import queue_support
+from tests.bot.pool.queue_support import QueueWorld
+from tests.bot.test_runtime import make_settings
+from tests.support import eventually
+
+QUEUE = "kingme:ai:queue"
+READY_TIMEOUT = 60.0
+
+world = queue_support.world
+redis_client = queue_support.redis_client
+
+
+class Bots:
+    """Runtimes with ``AI_BACKEND=queue`` on the emulator and the module's Redis, one at a time (a restart makes a
+    new one); the last is stopped at teardown."""
+
+    def __init__(self, emulator: DiscordEmulator, redis_url: str, tmp_path: Path) -> None:
+        self._settings = make_settings(
+            tmp_path,
+            discord_token=emulator.token,
+            redis_url=redis_url,
+            ai_backend="queue",
+            ai_think_time_max=0.05,
+            exhibition_move_delay=0.0,
+        )
+        self.emulator = emulator
+        self.runtime: Runtime | None = None
+
+    async def start(self) -> Runtime:
+        runtime = Runtime(self._settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05})
+        self.runtime = runtime
+        await runtime.start()
+        await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), READY_TIMEOUT, "a ready bot")
+        return runtime
+
+    async def stop(self) -> None:
+        if self.runtime is not None:
+            await self.runtime.stop()
+            self.runtime = None
+        await eventually(lambda: not self.emulator.connected, what="the bot disconnected")
+
+    @property
+    def backend(self) -> QueueBackend:
+        assert self.runtime is not None and isinstance(self.runtime.ai, QueueBackend)
+        return self.runtime.ai
+
+
+@pytest.fixture
+async def bots(emulator: DiscordEmulator, world: QueueWorld, tmp_path: Path) -> AsyncIterator[Bots]:
+    made = Bots(emulator, world.server.url, tmp_path)
+    try:
+        yield made
+    finally:
+        await made.stop()
+
+
+async def scrape(url: str) -> dict[str, float]:
+    async with aiohttp.ClientSession() as session, session.get(f"{url}/metrics") as response:
+        text = await response.text()
+    return {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if not sample.labels
+    }
+
+
+async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
+    bots: Bots, redis_client: aioredis.Redis, emulator: DiscordEmulator
+) -> None:
+    runtime = await bots.start()
+    backend = bots.backend
+    await eventually(lambda: backend.healthy and len(backend.worker_pids) == 2, what="both workers seen by the bot")
+    async with aiohttp.ClientSession() as session, session.get(f"{runtime.web_url}/healthz") as response:
+        assert response.status == 200
+        health = await response.json()
+    assert health["pool"] == "ok" and health["ai"]["live_workers"] == 2 and health["ai"]["queue_depth"] == 0
+
+    alice = emulator.user("alice")
+    board = (await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "think": 0.05})).message
+    await play_to_the_end(cast(Harness, SimpleNamespace(emulator=emulator)), alice, board)
+    assert board.content == "Game over."
+    records = list(emulator.state.interactions.values())
+    assert records and all(r.answered for r in records), "every interaction was answered in time (within 3 s)"
+
+    ai_moves = runtime.metrics.registry.get_sample_value("kingme_moves_total", {"player": "ai"})
+    assert ai_moves and backend.counters.enqueued == backend.counters.completed == ai_moves
+    samples = await scrape(runtime.web_url)
+    assert samples["kingme_ai_live_workers"] == 2 and samples["kingme_ai_queue_depth"] == 0
+    assert samples["kingme_ai_move_seconds_count"] == ai_moves
+
+
+async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
+    bots: Bots, world: QueueWorld, emulator: DiscordEmulator, redis_client: aioredis.Redis
+) -> None:
+    await bots.start()
+    alice = emulator.user("alice")
+    with world.workers.paused():
+        board = (await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "colour": "white"})).message
+        assert board_state(board) is None, "the AI moves first"
+        await eventually(lambda: redis_client.zcard(QUEUE), what="the AI's turn queued")
+        await bots.stop()
+
+        restarted = await bots.start()
+        await eventually(lambda: bots.backend.counters.joined == 1, what="the restarted bot joined the queued turn")
+        assert bots.backend.counters.enqueued == 0 and await redis_client.zcard(QUEUE) == 1
+    await eventually(lambda: board_state(board) is not None, within=60, what="the AI's move on the board")
+    assert restarted.metrics.registry.get_sample_value("kingme_moves_total", {"player": "ai"}) == 1
+    assert restarted.service is not None
+    [game] = await restarted.service.user_games(alice.id)
+    assert len(game.game.moves) == 1
+
+
+async def test_the_queue_needs_redis_url(tmp_path: Path) -> None:
+    runtime = Runtime(make_settings(tmp_path, ai_backend="queue", redis_url=None))
+    with pytest.raises(StartupError, match=r"^AI_BACKEND=queue needs REDIS_URL"):
+        await runtime.start()
+    assert runtime.embedded is None and runtime.ai is None  # nothing was started

@@ -1,0 +1,273 @@
+"""The AI job queue (AI_BACKEND=queue) with two real ``kingme worker`` processes on a real redis-server over TCP:
+moves answered, a repeated request joined, a worker killed mid-search, two bots and a restarted bot asking for one
+turn, a late result, and the bot's CPU beside the workers'."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+import redis.asyncio as aioredis
+
+from ai.api import GameInput, Limits
+from bot.pool import AiTimeoutError, QueueBackend, QueueCounters, WorkerBeat
+from bot.redis_process import EmbeddedRedis
+from bot.service import EventKind, GameService, User
+from bot.store import RedisGameStore
+from tests.bot.pool import queue_support
+from tests.bot.pool.queue_support import QueueWorld, WorkerCommands, worker_commands
+from tests.bot.pool.test_pool import assert_legal, midgame
+from tests.bot.service.conftest import EventLog
+from tests.support import eventually, settings_with
+
+log = logging.getLogger(__name__)
+
+QUEUE = "kingme:ai:queue"
+ANN = User(101, "Ann")
+SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.2}
+
+MakeBackend = Callable[..., Awaitable[QueueBackend]]
+
+world = queue_support.world
+redis_client = queue_support.redis_client
+
+
+@pytest.fixture
+def workers(world: QueueWorld, redis_client: aioredis.Redis) -> WorkerCommands:
+    """The two workers, both live and idle, on an empty Redis."""
+    return world.workers
+
+
+@pytest.fixture
+def queue_redis(world: QueueWorld) -> EmbeddedRedis:
+    return world.server
+
+
+@pytest.fixture
+async def make_backend(queue_redis: EmbeddedRedis) -> AsyncIterator[MakeBackend]:
+    """A factory of started queue backends (a bot process's side each), all closed at teardown."""
+    made: list[QueueBackend] = []
+
+    async def make(url: str = queue_redis.url, **options: Any) -> QueueBackend:
+        backend = QueueBackend(url, **options)
+        made.append(backend)
+        await backend.start()
+        return backend
+
+    try:
+        yield make
+    finally:
+        for backend in made:
+            await backend.close()
+
+
+def make_service(client: aioredis.Redis, backend: QueueBackend, sink: EventLog) -> GameService:
+    return GameService(RedisGameStore(client), backend, settings_with(SETTINGS), sink=sink)
+
+
+async def ai_game_waiting_in_the_queue(service: GameService, client: aioredis.Redis) -> str:
+    """Start a game in which the AI moves first; returns its id once the AI's turn is a job in the queue."""
+    result = await service.play_ai("1", "2", ANN, "hard", color="white")
+    assert result.game is not None and result.game.game.moves == ()
+    await eventually(lambda: client.zcard(QUEUE), what="the AI's turn queued")
+    return result.game.id
+
+
+async def test_two_workers_answer_and_a_repeated_request_joins_its_job(
+    workers: WorkerCommands, make_backend: MakeBackend
+) -> None:
+    backend = await make_backend()
+    assert backend.capacity >= 1
+    await eventually(lambda: len(backend.worker_pids) == 2, what="both workers seen by the bot")
+    assert set(backend.worker_pids) == {beat.pid for beat in workers.beats()}
+    assert backend.capacity == 2 and backend.healthy and backend.busy_workers == 0 and backend.queue_depth == 0
+
+    board = midgame()
+    game = GameInput.from_board(board)
+    asked = [backend.choose("hard", game, Limits(time=0.2), seed) for seed in (1, 2, 1)]
+    first, second, again = await asyncio.gather(*asked)
+    for result in (first, second):
+        assert_legal(midgame(), result)
+    assert again == first, "the same request is the same job, with the same answer"
+    assert backend.counters == QueueCounters(enqueued=2, joined=1, completed=3)
+
+    kept = await backend.choose("hard", game, Limits(time=0.2), 1)  # answered from the kept result: nothing queued
+    assert kept == first and backend.counters.joined == 2 and backend.counters.enqueued == 2
+
+
+async def test_a_worker_killed_mid_search_still_yields_the_move(
+    workers: WorkerCommands, make_backend: MakeBackend
+) -> None:
+    backend = await make_backend()
+    board = midgame()
+    asked = asyncio.create_task(backend.choose("master", GameInput.from_board(board), Limits(time=3.0), 7))
+    searching: set[tuple[int, str | None]] = set()
+
+    def busy() -> list[WorkerBeat]:
+        found = [beat for beat in workers.beats() if beat.busy]
+        searching.update((beat.pid, beat.job) for beat in found)
+        return found
+
+    await eventually(busy, within=30, what="a worker searching")
+    [victim] = busy()
+    os.kill(victim.pid, signal.SIGKILL)
+
+    def taken_over() -> bool:
+        busy()
+        return any(pid != victim.pid and job == victim.job for pid, job in searching)
+
+    await eventually(taken_over, within=30, what="another worker searching the killed worker's job")
+    result = await asyncio.wait_for(asyncio.shield(asked), 60)
+    assert_legal(board, result)
+    assert backend.counters == QueueCounters(enqueued=1, completed=1)
+    assert await workers.wait_live(2), "the killed worker's command started it again"
+    await eventually(lambda: victim.pid not in backend.worker_pids, what="the killed worker gone from the gauges")
+
+
+async def test_a_worker_stopped_mid_search_hands_its_move_back(
+    workers: WorkerCommands,
+    make_backend: MakeBackend,
+    queue_redis: EmbeddedRedis,
+    redis_client: aioredis.Redis,
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to ``kingme worker`` stops its worker mid-search; the move goes back to the queue for another."""
+    backend = await make_backend()
+    board = midgame()
+    with workers.paused():  # the module's workers stay out of it until the third one has stopped
+        module_pids = {beat.pid for beat in workers.beats()}
+        with worker_commands(queue_redis.url, tmp_path / "third", count=1) as third:
+            await eventually(lambda: {b.pid for b in third.beats()} - module_pids, 120, "the third worker live")
+            game = GameInput.from_board(board)
+            asked = asyncio.create_task(backend.choose("master", game, Limits(time=3.0), 8))
+            await eventually(lambda: any(b.busy for b in third.beats() if b.pid not in module_pids), 30, "it searches")
+            [job] = {b.job for b in third.beats() if b.busy}
+        assert [command.returncode for command in third.commands] == [0]
+        assert await redis_client.zscore(QUEUE, f"{job}") is not None, "the move is back in the queue"
+        assert not await redis_client.exists(f"arq:in-progress:{job}"), "and no worker holds it"
+    result = await asyncio.wait_for(asked, 60)
+    assert_legal(board, result)
+    assert backend.counters == QueueCounters(enqueued=1, completed=1)
+
+
+async def test_two_bots_asking_for_one_turn_share_its_job_and_the_game_gets_one_move(
+    workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
+) -> None:
+    first_log, second_log = EventLog(), EventLog()
+    first = make_service(redis_client, await make_backend(), first_log)
+    second_backend = await make_backend()
+    second = make_service(redis_client, second_backend, second_log)
+    try:
+        with workers.paused():
+            game_id = await ai_game_waiting_in_the_queue(first, redis_client)
+            assert await second.start() == 1, "the second bot resumes the same AI turn"
+            await eventually(lambda: second_backend.counters.joined == 1, what="the second bot joined the job")
+            assert await redis_client.zcard(QUEUE) == 1
+        await eventually(
+            lambda: first.ai_turns_in_flight == 0 and second.ai_turns_in_flight == 0, within=60, what="both turns done"
+        )
+        view = await first.state(game_id)
+        assert len(view.game.moves) == 1 and view.version == 2, "one move, applied once"
+        played = [e for e in first_log.events + second_log.events if e.kind is EventKind.MOVE_PLAYED]
+        assert len(played) == 1, "the duplicate result changed nothing"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
+    workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
+) -> None:
+    before = make_service(redis_client, await make_backend(), EventLog())
+    with workers.paused():
+        game_id = await ai_game_waiting_in_the_queue(before, redis_client)
+        await before.close()  # the bot stops: its turn is called off, its job stays queued
+        restarted_backend = await make_backend()
+        restarted = make_service(redis_client, restarted_backend, EventLog())
+        try:
+            assert await restarted.start() == 1
+            await eventually(lambda: restarted_backend.counters.joined == 1, what="the restarted bot joined the job")
+            assert restarted_backend.counters.enqueued == 0 and await redis_client.zcard(QUEUE) == 1
+        except BaseException:
+            await restarted.close()
+            raise
+    try:
+        await eventually(lambda: restarted.ai_turns_in_flight == 0, within=60, what="the AI's move")
+        view = await restarted.state(game_id)
+        assert len(view.game.moves) == 1 and view.version == 2
+    finally:
+        await restarted.close()
+
+
+async def test_a_late_result_changes_nothing(
+    workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
+) -> None:
+    backend = await make_backend()
+    service = make_service(redis_client, backend, EventLog())
+    try:
+        with workers.paused():
+            game_id = await ai_game_waiting_in_the_queue(service, redis_client)
+            resigned = await service.resign(game_id, "1", ANN)
+            assert resigned.game is not None
+        await eventually(lambda: service.ai_turns_in_flight == 0, within=60, what="the AI's late answer")
+        assert backend.counters.completed == 1, "the job ran and answered"
+        view = await service.state(game_id)
+        assert view.game.moves == () and view.version == resigned.game.version, "its move was dropped"
+    finally:
+        await service.close()
+
+
+async def test_no_worker_means_unhealthy_and_a_move_that_times_out(
+    workers: WorkerCommands, make_backend: MakeBackend, queue_redis: EmbeddedRedis
+) -> None:
+    """Workers serve database 0; a bot on database 1 sees none, still hands out one move at a time and times out."""
+    alone = await make_backend(f"redis://127.0.0.1:{queue_redis.port}/1", queue_wait=0.5, move_timeout_slack=0.0)
+    assert alone.worker_pids == () and alone.capacity == 1 and not alone.healthy
+    asked = asyncio.create_task(alone.choose("hard", GameInput.from_board(midgame()), Limits(time=0.1), 1))
+    await eventually(lambda: alone.queue_depth == 1, what="the move waiting in the queue")
+    with pytest.raises(AiTimeoutError):
+        await asyncio.wait_for(asked, 30)
+    assert alone.counters.failed == 1
+
+
+async def test_the_bot_spends_little_cpu_on_a_move_and_the_workers_most(
+    workers: WorkerCommands, make_backend: MakeBackend
+) -> None:
+    backend = await make_backend()
+    processes = [psutil.Process(beat.pid) for beat in await workers.wait_live()]
+
+    def worker_cpu() -> float:
+        return sum(process.cpu_times().user + process.cpu_times().system for process in processes)
+
+    game = GameInput.from_board(midgame())
+    moves = 4
+    bot_before, workers_before = time.process_time(), worker_cpu()
+    for seed in range(moves):
+        await backend.choose("steady", game, Limits(time=0.5), 100 + seed)
+    bot, worker = time.process_time() - bot_before, worker_cpu() - workers_before
+    log.warning("CPU per AI move: bot %.4f s, workers %.4f s (%.1f%%)", bot / moves, worker / moves, 100 * bot / worker)
+    assert bot < 0.25 * worker, (bot, worker)
+
+
+def test_the_worker_command_needs_a_reachable_redis(tmp_path: Path) -> None:
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    command = [sys.executable, "-m", "bot", "worker"]
+    missing = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2
+    assert missing.stderr.strip().startswith("kingme: REDIS_URL is not set"), missing.stderr
+    unreachable = {**env, "REDIS_URL": "redis://:hunter2@127.0.0.1:1/0"}
+    down = subprocess.run(command, cwd=tmp_path, env=unreachable, capture_output=True, text=True, timeout=60)
+    assert down.returncode == 2
+    [line] = down.stderr.strip().splitlines()
+    assert line.startswith("kingme: cannot reach Redis at redis://:***@127.0.0.1:1/0"), line
+    assert "hunter2" not in down.stderr

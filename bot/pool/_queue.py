@@ -76,9 +76,26 @@ MAX_TRIES: Final = 3
 # -- what both sides share ----------------------------------------------------------------------------------------
 
 
+def dump_job(data: dict[str, Any]) -> bytes:
+    """arq's job and result records as JSON, not arq's default pickles: nothing a worker or a bot reads from Redis can
+    run code. The payloads and results are JSON-like already; a failed job's exception is stored as its text."""
+    return json.dumps(data, separators=(",", ":"), default=str).encode()
+
+
+def load_job(data: bytes) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(data)
+    return loaded
+
+
 def connect(redis_url: str) -> ArqRedis:
-    """arq's Redis client for ``redis_url``, with our queue as its default (raises ValueError for a bad URL)."""
-    return ArqRedis(connection_pool=ConnectionPool.from_url(redis_url), default_queue_name=QUEUE_NAME)
+    """arq's Redis client for ``redis_url``, with our queue as its default and JSON records (raises ValueError for a
+    bad URL)."""
+    return ArqRedis(
+        connection_pool=ConnectionPool.from_url(redis_url),
+        default_queue_name=QUEUE_NAME,
+        job_serializer=dump_job,
+        job_deserializer=load_job,
+    )
 
 
 def job_payload(level: str, game: GameInput, limits: Limits | None, seed: int) -> dict[str, Any]:
@@ -325,7 +342,7 @@ class QueueBackend:
                 job = await redis.enqueue_job(SEARCH_FUNCTION, payload, _job_id=name, _expires=wait)
                 if job is None:  # queued, running or done already: wait for that one
                     self.counters.joined += 1
-                    job = Job(name, redis, _queue_name=QUEUE_NAME)
+                    job = Job(name, redis, _queue_name=QUEUE_NAME, _deserializer=load_job)
                 else:
                     self.counters.enqueued += 1
                 async with asyncio.timeout(wait):

@@ -40,6 +40,8 @@ from bot.pool._queue import (
     SEARCH_FUNCTION,
     WorkerBeat,
     connect,
+    dump_job,
+    load_job,
     read_payload,
     result_data,
 )
@@ -106,6 +108,8 @@ async def _serve(options: WorkerOptions) -> None:
         keep_result=RESULT_KEEP,
         max_tries=MAX_TRIES,
         ctx={"state": state},
+        job_serializer=dump_job,
+        job_deserializer=load_job,
         after_job_end=_after_job,
         handle_signals=True,  # SIGTERM and SIGINT cancel the running job: arq puts it back for another worker
     )

@@ -5,6 +5,7 @@ turn, a late result, and the bot's CPU beside the workers'."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -84,7 +85,7 @@ async def ai_game_waiting_in_the_queue(service: GameService, client: aioredis.Re
 
 
 async def test_two_workers_answer_and_a_repeated_request_joins_its_job(
-    workers: WorkerCommands, make_backend: MakeBackend
+    workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
 ) -> None:
     backend = await make_backend()
     assert backend.capacity >= 1
@@ -103,6 +104,12 @@ async def test_two_workers_answer_and_a_repeated_request_joins_its_job(
 
     kept = await backend.choose("hard", game, Limits(time=0.2), 1)  # answered from the kept result: nothing queued
     assert kept == first and backend.counters.joined == 2 and backend.counters.enqueued == 2
+
+    results = await redis_client.keys("arq:result:*")
+    assert len(results) == 2
+    for key in results:  # JSON, never pickles: what a bot reads from Redis is data
+        record = json.loads(await redis_client.get(key))
+        assert record["s"] is True and record["r"]["move"] in {first.move, second.move}
 
 
 async def test_a_worker_killed_mid_search_still_yields_the_move(

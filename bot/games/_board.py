@@ -175,7 +175,7 @@ def board_embed(view: GameView, theme: Theme = UNICODE) -> discord.Embed:
     took_black, took_white = _captured(game, board)
     captured = f"{theme.side(Color.BLACK)} took {took_black} · {theme.side(Color.WHITE)} took {took_white}"
     embed.add_field(name="Captured", value=captured, inline=True)
-    numbers = "empty dark squares show theirs" if theme.marks_end_square else f"1 is {square_name(game.variant, 1)}"
+    numbers = "empty dark squares show theirs" if theme.shows_numbers else f"1 is {square_name(game.variant, 1)}"
     numbering = f"Squares 1–{g.squares}, left to right from the top: {numbers}"
     embed.add_field(name="Legend", value=f"{theme.legend()}\n{numbering}", inline=False)
     rated = "rated" if game.rated else "unrated"

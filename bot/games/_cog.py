@@ -23,7 +23,7 @@ from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, text_board
 from bot.games._components import challenge_controls
-from bot.games._emojis import UPLOAD_WAIT, install_tiles
+from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
 from bot.games._finder import GameFinder
 from bot.games._handlers import ComponentHandlers, user_of
 from bot.games._keeper import BoardKeeper, Where
@@ -102,6 +102,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """Put the board's tiles in place as application emojis, waiting at most :data:`UPLOAD_WAIT` seconds (the rest
         goes on in the background)."""
         self._tiles = asyncio.create_task(install_tiles(self.bot, self.themes), name="kingme-tiles")
+        self._tiles.add_done_callback(report_failure)
         await asyncio.wait({self._tiles}, timeout=UPLOAD_WAIT)
 
     async def cog_unload(self) -> None:

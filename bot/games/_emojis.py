@@ -62,6 +62,12 @@ async def _upload_missing(client: discord.Client) -> dict[str, int]:
     return emojis
 
 
+def report_failure(task: asyncio.Task[bool]) -> None:
+    """A done callback for :func:`install_tiles`'s task: log what it did not expect (boards stay in Unicode)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("putting the board's tiles in place failed", exc_info=task.exception())
+
+
 def _why(exc: BaseException) -> str:
     if isinstance(exc, discord.HTTPException):
         return f"{exc.status} {exc.text}".strip()

@@ -11,6 +11,7 @@ cannot be drawn on a square, so that theme marks the last move's end square by p
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -35,7 +36,7 @@ TWEMOJI: Final[Mapping[str, str]] = {
 """The fill colours Twemoji draws these emoji with (the frame's for 🔲 and 🔳), as the contrast test needs them."""
 
 
-class Theme:
+class Theme(ABC):
     """The text of a board's cells. Subclasses say how each kind of cell looks."""
 
     separator: str = ""
@@ -45,28 +46,36 @@ class Theme:
     :attr:`column_marker` point at the square."""
     row_marker: str = "◀️"
     column_marker: str = "🔼"
+    shows_numbers: bool = True
+    """Whether empty dark squares show their numbers (else the legend says where square 1 is)."""
 
     def fits(self, size: int, squares: int) -> bool:
         """Whether this theme can draw a board of ``size``×``size`` with ``squares`` dark squares."""
         return size <= 10
 
+    @abstractmethod
     def light(self) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def empty(self, square: int, mark: _tiles.Mark) -> str:
         """An empty dark square: unmarked, left or passed by the last move (``s``), or taken by it (``x``)."""
         raise NotImplementedError
 
+    @abstractmethod
     def piece(self, color: Color, king: bool, moved: bool = False) -> str:
         """A piece; ``moved``: the last move ended here."""
         raise NotImplementedError
 
+    @abstractmethod
     def rank(self, number: int) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def file(self, index: int) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def corner(self) -> str:
         raise NotImplementedError
 
@@ -74,6 +83,7 @@ class Theme:
         """A side's mark in running text (the status line, the last move)."""
         return self.piece(color, False)
 
+    @abstractmethod
     def legend(self) -> str:
         raise NotImplementedError
 
@@ -100,6 +110,7 @@ class UnicodeTheme(Theme):
     separator: str = "\u200b"
     """Between every two cells: keeps regional-indicator letters from merging into flags (🇧🇪 is Belgium)."""
     marks_end_square: bool = False
+    shows_numbers: bool = False
 
     def light(self) -> str:
         return self.light_square

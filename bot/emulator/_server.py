@@ -14,6 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from ._callbacks import InteractionApi
+from ._emojis import ApplicationEmojis
 from ._gateway import Gateway
 from ._interactions import InteractionFactory, InteractionHandle
 from ._messages import MessageWriter
@@ -76,6 +77,8 @@ class DiscordEmulator:
         self.rest = RestApi(
             self.state, self.payloads, self.gateway, writer, token=self.token, bot_user=self.bot_user
         )
+        self.emojis = ApplicationEmojis(self.state, self.bot_user)
+        """The application's emojis (``emojis.limit`` caps how many it may own)."""
         self.callbacks = InteractionApi(
             self.state,
             self.payloads,
@@ -96,6 +99,7 @@ class DiscordEmulator:
         app = web.Application()
         app.add_routes([web.get("/gateway", self.gateway.handle), web.get("/gateway/", self.gateway.handle)])
         app.add_routes(self.callbacks.routes())
+        app.add_routes(self.emojis.routes(self.rest._as_bot))
         app.add_routes(self.rest.routes())
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
@@ -121,6 +125,11 @@ class DiscordEmulator:
     @property
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def cdn_url(self) -> str:
+        """Where clients fetch an application emoji's image: ``{cdn_url}/emojis/{id}.png``, as from Discord's CDN."""
+        return self.base_url
 
     @property
     def api_url(self) -> str:

@@ -3,6 +3,6 @@
 from bot.games._announce import PublicLinks
 from bot.games._cog import GamesCog, command_list
 from bot.games._components import DYNAMIC_ITEMS
-from bot.games._theme import THEME, Theme
+from bot.games._theme import UNICODE, Theme, TileTheme
 
-__all__ = ["DYNAMIC_ITEMS", "THEME", "GamesCog", "PublicLinks", "Theme", "command_list"]
+__all__ = ["DYNAMIC_ITEMS", "UNICODE", "GamesCog", "PublicLinks", "Theme", "TileTheme", "command_list"]

@@ -15,7 +15,7 @@ import discord
 
 from bot.games._components import GameButton, MoveSelect, PieceSelect, view_of
 from bot.games._messages import MENTIONS
-from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, THEME, Theme
+from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, UNICODE, Theme
 from bot.service import GameKind, GameState, GameView
 from core import Board, Color, Move, get_variant
 
@@ -39,9 +39,10 @@ class BoardMessage:
         return {"content": self.content, "embed": self.embed, "allowed_mentions": discord.AllowedMentions.none()}
 
 
-def board_message(view: GameView, selected: int | None = None) -> BoardMessage:
-    """The board of ``view``; ``selected`` is the square of the piece whose moves the move menu lists."""
-    return BoardMessage(view, board_content(view), board_embed(view), board_controls(view, selected))
+def board_message(view: GameView, selected: int | None = None, theme: Theme = UNICODE) -> BoardMessage:
+    """The board of ``view`` drawn in ``theme``; ``selected`` is the square of the piece whose moves the move menu
+    lists."""
+    return BoardMessage(view, board_content(view), board_embed(view, theme), board_controls(view, selected))
 
 
 # -- squares and moves ---------------------------------------------------------------------------------------------
@@ -101,33 +102,39 @@ def _captured(game: GameState, board: Board) -> tuple[int, int]:
 # -- the board -----------------------------------------------------------------------------------------------------
 
 
-def board_grid(board: Board, last: Move | None, theme: Theme = THEME) -> str:
-    """The board as rows of emoji, Black at the top, ranks on the left and files below (at most 10 per row)."""
+def board_grid(board: Board, last: Move | None, theme: Theme = UNICODE) -> str:
+    """The board as rows of emoji, Black at the top, ranks on the left and files below (at most 10 per row).
+
+    The last move is marked on the squares its piece left or passed (``s``), the squares it took (``x``) and the square
+    it ended on; a theme that cannot mark a piece's cell points at that square's row and column instead."""
     g = board.variant.geometry
-    trail = set(last.path[:-1]) if last is not None else set()
+    path = last.path if last is not None else ()
+    passed = set(path[:-1])
     taken = set(last.captures) if last is not None else set()
+    end = path[-1] if path else None
     lines = []
     for row in range(g.size):
-        cells = [theme.ranks[g.size - row - 1]]
+        cells = [theme.rank(g.size - row)]
         for col in range(g.size):
             square = g.square_at(row, col)
             piece = board.piece_at(square) if square is not None else None
             if square is None:
-                cells.append(theme.light)
+                cells.append(theme.light())
             elif piece is not None:
-                cells.append(theme.piece(piece.color, piece.king))
-            elif square in taken:
-                cells.append(theme.taken)
-            elif square in trail:
-                cells.append(theme.trail)
+                cells.append(theme.piece(piece.color, piece.king, moved=square == end))
             else:
-                cells.append(theme.dark)
+                cells.append(theme.empty(square, "x" if square in taken else "s" if square in passed else ""))
+        if end is not None and not theme.marks_end_square and g.row_of_square[end] == row:
+            cells.append(theme.row_marker)
         lines.append(theme.separator.join(cells))
-    lines.append(theme.separator.join([theme.corner, *theme.files[: g.size]]))
+    files = [theme.file(col) for col in range(g.size)]
+    if end is not None and not theme.marks_end_square:
+        files[g.col_of_square[end]] = theme.column_marker
+    lines.append(theme.separator.join([theme.corner(), *files]))
     return "\n".join(lines)
 
 
-def status_line(view: GameView, theme: Theme = THEME) -> str:
+def status_line(view: GameView, theme: Theme = UNICODE) -> str:
     game = view.game
     if not game.is_active:
         return f"🏁 **{game.end_text or 'Game over'}** ({game.result})"
@@ -145,11 +152,16 @@ def status_line(view: GameView, theme: Theme = THEME) -> str:
     return "\n".join(lines)
 
 
-def board_embed(view: GameView, theme: Theme = THEME) -> discord.Embed:
+def board_embed(view: GameView, theme: Theme = UNICODE) -> discord.Embed:
+    """The board, its status and legend as an embed. The board is the embed's description because it does not fit a
+    message's text (see :class:`TileTheme`); the title is plain text, where Discord draws no custom emoji."""
     game = view.game
     board = game.board()
+    g = board.variant.geometry
+    if not theme.fits(g.size, g.squares):
+        theme = UNICODE
     last = _last_move(board)
-    title = f"{theme.black_man} {game.black.name} vs {theme.white_man} {game.white.name}"
+    title = f"{UNICODE.black_man} {game.black.name} vs {UNICODE.white_man} {game.white.name}"
     description = f"{board_grid(board, last[0] if last else None, theme)}\n\n{status_line(view, theme)}"
     embed = discord.Embed(
         title=title[:256],
@@ -161,10 +173,10 @@ def board_embed(view: GameView, theme: Theme = THEME) -> discord.Embed:
         shown = f"{theme.side(mover)} {move.text()} ({board.algebraic(move)})"
         embed.add_field(name="Last move", value=shown, inline=True)
     took_black, took_white = _captured(game, board)
-    captured = f"{theme.black_man} took {took_black} · {theme.white_man} took {took_white}"
+    captured = f"{theme.side(Color.BLACK)} took {took_black} · {theme.side(Color.WHITE)} took {took_white}"
     embed.add_field(name="Captured", value=captured, inline=True)
-    g = board.variant.geometry
-    numbering = f"Squares 1–{g.squares}, left to right from the top: 1 is {square_name(game.variant, 1)}"
+    numbers = "empty dark squares show theirs" if theme.shows_numbers else f"1 is {square_name(game.variant, 1)}"
+    numbering = f"Squares 1–{g.squares}, left to right from the top: {numbers}"
     embed.add_field(name="Legend", value=f"{theme.legend()}\n{numbering}", inline=False)
     rated = "rated" if game.rated else "unrated"
     move_number = len(game.moves) // 2 + 1
@@ -190,7 +202,7 @@ def board_controls(view: GameView, selected: int | None = None) -> discord.ui.Vi
     items: list[discord.ui.Item[Any]] = []
     squares = movable_squares(view) if not view.to_move.is_ai else []
     if squares:
-        piece = THEME.side(view.turn)
+        piece = UNICODE.side(view.turn)  # menus draw no custom emoji in the sandbox's and some clients' lists
         options = [
             discord.SelectOption(
                 label=f"{s} ({square_name(game.variant, s)})",

@@ -8,6 +8,7 @@ replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_comma
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -23,12 +24,14 @@ from bot.games import _privacy
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, text_board
 from bot.games._components import challenge_controls
+from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
 from bot.games._finder import GameFinder
 from bot.games._handlers import ComponentHandlers, user_of
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import challenge_content, history_line, leaderboard_embed, stats_embed
 from bot.games._respond import kind_of, metrics_of, send, within_deadline
+from bot.games._theme import BoardThemes
 from bot.service import Challenge, EventKind, GameService, GameView, Result, ServiceError
 from bot.settings import Settings
 from core import VARIANTS, RulesError
@@ -85,14 +88,28 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         self.bot = bot
         self.service = service
         self.links = links
-        self.boards = BoardKeeper(bot, service)
+        self.themes = BoardThemes()
+        """The theme boards are drawn with: the emoji tiles once :meth:`cog_load` has put them in place."""
+        self.boards = BoardKeeper(bot, service, themes=self.themes)
         self.finder = GameFinder(bot, service)
         self.events = Announcer(service, self.boards, links)
         """The game service's event sink on Discord."""
+        self._tiles: asyncio.Task[bool] | None = None
         self.clicks = ComponentHandlers(service, self.boards, self.events, game_threads=settings.game_threads)
         """What a click on a component does."""
         bot.add_dynamic_items(_privacy.DeleteMyData)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Put the board's tiles in place as application emojis, waiting at most :data:`UPLOAD_WAIT` seconds (the rest
+        goes on in the background)."""
+        self._tiles = asyncio.create_task(install_tiles(self.bot, self.themes), name="kingme-tiles")
+        self._tiles.add_done_callback(report_failure)
+        await asyncio.wait({self._tiles}, timeout=UPLOAD_WAIT)
+
+    async def cog_unload(self) -> None:
+        if self._tiles is not None and not self._tiles.done():
+            self._tiles.cancel()
 
     # -- errors ---------------------------------------------------------------------------------------------------
 
@@ -267,7 +284,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         elif str(interaction.channel_id) == view.game.channel_id:
             await self._post_board(interaction, view)  # in the game's own channel or thread: its board again
         else:  # elsewhere a copy without controls, never wired to the game's updates or pings
-            await send(interaction, **board_message(view).copy_fields())
+            await send(interaction, **board_message(view, theme=self.themes.current).copy_fields())
 
     @app_commands.command(description="Resign your game in this channel (you confirm with a second button)")
     async def resign(self, interaction: Interaction) -> None:

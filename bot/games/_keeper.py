@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.games._board import BoardMessage, board_message
+from bot.games._theme import BoardThemes
 from bot.locks import KeyedLocks
 from bot.service import GameService, GameState, GameView, MessageRef
 
@@ -55,8 +56,16 @@ class _Shown:
 class BoardKeeper:
     """The board message of each recently shown game and its newest view, with a lock per game for ordered updates."""
 
-    def __init__(self, client: discord.Client, service: GameService, *, remember: int = REMEMBER) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        *,
+        remember: int = REMEMBER,
+        themes: BoardThemes | None = None,
+    ) -> None:
         self._client = client
+        self._themes = themes or BoardThemes()
         self._service = service
         self._remember = remember
         self._shown: collections.OrderedDict[str, _Shown] = collections.OrderedDict()  # least recently shown first
@@ -131,7 +140,7 @@ class BoardKeeper:
         and make that message the game's board; one game's boards are shown one at a time, newest last."""
         async with self._locks.hold(view.id):
             view = self.newest(view)
-            where = await put(board_message(view, selected))
+            where = await put(board_message(view, selected, self._themes.current))
             if where is not None:
                 await self.place(view, *where)
 

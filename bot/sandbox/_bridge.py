@@ -209,6 +209,7 @@ class SandboxBridge:
             "channels": [_channel_json(c) for c in channels],
             "messages": messages,
             "commands": self.commands(),
+            "cdn": emulator.cdn_url,
         }
 
     def commands(self) -> list[JSON]:

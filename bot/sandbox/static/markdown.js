@@ -31,7 +31,7 @@ export function markdown(source) {
     keep(`<span class="timestamp" data-ts="${seconds}" data-style="${style || "f"}" title="${escapeHtml(
       new Date(seconds * 1000).toLocaleString())}">${escapeHtml(discordTime(Number(seconds), style || "f"))}</span>`)
   );
-  text = text.replace(/<a?:(\w+):\d+>/g, (_, name) => keep(`:${escapeHtml(name)}:`));
+  text = text.replace(/<(a?):(\w+):(\d+)>/g, (_, animated, name, id) => keep(customEmoji(name, id, animated)));
   text = escapeHtml(text);
   text = text.replace(/(^|\s)(https?:\/\/[^\s<]+)/g, (_, pre, url) => `${pre}<a href="${url}" target="_blank" rel="noopener">${url}</a>`);
   text = text.replace(/\*\*([\s\S]+?)\*\*/g, "<strong>$1</strong>");
@@ -52,6 +52,27 @@ export function markdown(source) {
     .join("\n")
     .replace(/(<\/h\d>|<\/blockquote>)\n/g, "$1");
   return text.replace(/\u0000(\d+)\u0000/g, (_, i) => kept[Number(i)]);
+}
+
+/** A custom emoji as Discord draws it: its image from the CDN, the size of the text around it (a message of
+ * nothing but emoji shows them bigger: see jumbo). */
+function customEmoji(name, id, animated) {
+  const src = `${state.cdn}/emojis/${id}.${animated ? "gif" : "png"}`;
+  return `<img class="emoji" src="${escapeHtml(src)}" alt=":${escapeHtml(name)}:" title=":${escapeHtml(name)}:" ` +
+    `data-name="${escapeHtml(name)}" draggable="false">`;
+}
+
+const JUMBO_LIMIT = 27;
+
+/** Whether Discord shows a message text's emoji "jumbo": the text is nothing but emoji (custom or Unicode, and
+ * whitespace), at most 27 of them. */
+export function isJumbo(source) {
+  const custom = /<a?:\w+:\d+>/g;
+  const count = (String(source).match(custom) || []).length;
+  const rest = String(source).replace(custom, "");
+  const unicode = [...rest.matchAll(/\p{Extended_Pictographic}/gu)].length;
+  const bare = rest.replace(/[\p{Extended_Pictographic}\p{Emoji_Component}\u200b\u200d\ufe0f\s]/gu, "");
+  return bare === "" && count + unicode > 0 && count + unicode <= JUMBO_LIMIT;
 }
 
 function discordTime(seconds, style) {

@@ -3,7 +3,7 @@
 
 import { avatar, el, safeUrl, ui } from "./dom.js";
 import { renderComponents } from "./components.js";
-import { markdown } from "./markdown.js";
+import { isJumbo, markdown } from "./markdown.js";
 import { compareIds, state } from "./state.js";
 
 const EPHEMERAL = 1 << 6, LOADING = 1 << 7;
@@ -85,7 +85,7 @@ function renderMessage(m) {
     thinking.append(el("span", { class: "dots" }, `${m.author.username} is thinking`));
     node.append(thinking);
   } else if (m.content) {
-    const content = el("div", { class: "content" });
+    const content = el("div", { class: "content" + (isJumbo(m.content) ? " jumbo" : "") });
     content.innerHTML = markdown(m.content);
     if (m.edited_timestamp) content.append(el("span", { class: "edited", title: m.edited_timestamp }, "(edited)"));
     node.append(content);

@@ -48,6 +48,7 @@ function applySnapshot(snap) {
   if (!state.current || !state.channels.has(state.current)) state.current = snap.channel_id;
   state.messages = new Map(snap.messages.map((m) => [m.id, m]));
   state.commands = snap.commands;
+  state.cdn = snap.cdn;
   state.unread.clear();
   ui.guildName.textContent = snap.guild.name;
   document.body.dataset.me = snap.me.name;

@@ -12,6 +12,7 @@ export const state = {
   unread: new Set(),
   commands: [],
   dismissed: new Set(),
+  cdn: "", // where custom emoji images are, as Discord's CDN
 };
 
 /** Order Discord ids (snowflakes: decimal strings of one 64-bit number) by age. */

@@ -44,7 +44,10 @@ async def test_whole_game_against_each_level_with_select_menus(harness: Harness,
     assert f"<@{alice.id}>" in board.content
     assert f"AI ({level})" in board.embeds[0]["title"]
     grid = description(board).split("\n\n")[0].split("\n")
-    assert len(grid) == 9 and all(row.count("\u200b") <= 9 for row in grid), "rows of at most 10 emoji"
+    tiles = [re.findall(r"<:km\d+_\w+:\d+>", row) for row in grid]
+    assert [len(row) for row in tiles] == [9] * 9 and ["".join(row) for row in tiles] == grid, (
+        "9 rows of 9 tiles (the application's emojis), nothing else"
+    )
     assert "<t:" in description(board), "the move deadline is a Discord timestamp"
 
     await play_to_the_end(harness, alice, board)

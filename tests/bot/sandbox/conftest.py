@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import pytest
@@ -18,6 +19,23 @@ from bot.sandbox import SOCKET_PATH
 from bot.sandbox_runtime import SandboxRuntime
 from bot.settings import Settings
 from tests.support import WHOLE_PROCESS, settings_with
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = os.environ.get("KINGME_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 TIMEOUT = 20.0
 """Seconds to wait for one update (an AI move on a loaded 2-core machine included)."""
@@ -154,3 +172,32 @@ def board_version(message: Update) -> tuple[str, int] | None:
     piece = component(message, "km:p:")
     match = BOARD.match(piece["custom_id"]) if piece else None
     return (match["game"], int(match["version"])) if match else None
+
+
+# -- the browser ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def chromium() -> str:
+    """The system's Chromium, or a failure that says what to install."""
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"the browser tests need Chromium at {CHROMIUM}: apt-get install chromium (or set KINGME_CHROMIUM)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    return CHROMIUM
+
+
+@pytest.fixture
+async def browser(chromium: str) -> AsyncIterator[Browser]:
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        pytest.fail(
+            "the browser tests need Playwright's Python package: pip install playwright "
+            "(not `playwright install`: they use the system's Chromium)"
+        )
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()

@@ -8,7 +8,6 @@ The board and the replay are saved as screenshots under ``artifacts/``.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,24 +17,11 @@ import pytest
 
 from bot.sandbox_runtime import SandboxRuntime
 from core import Board, read_pdn
-from tests.bot.sandbox.conftest import make_settings
+from tests.bot.sandbox.conftest import ARTIFACTS, make_settings
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
 
-ROOT = Path(__file__).resolve().parents[3]
-ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = os.environ.get("KINGME_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 STEP_TIMEOUT = 30_000
 """Milliseconds for one step in the page (an AI answer on a loaded machine included)."""
 MAX_TURNS = 200
@@ -49,32 +35,6 @@ BOARD_STATE = """(id) => {
 }"""
 REPLAY_CELLS = """() => [...document.querySelectorAll('#board .sq')]
   .map(c => c.classList.contains('light') ? ' ' : (c.dataset.piece || '.')).join('')"""
-
-
-@pytest.fixture
-def chromium() -> str:
-    """The system's Chromium, or a failure that says what to install."""
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"the browser tests need Chromium at {CHROMIUM}: apt-get install chromium (or set KINGME_CHROMIUM)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    return CHROMIUM
-
-
-@pytest.fixture
-async def browser(chromium: str) -> AsyncIterator[Browser]:
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:
-        pytest.fail(
-            "the browser tests need Playwright's Python package: pip install playwright "
-            "(not `playwright install`: they use the system's Chromium)"
-        )
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
 
 
 @pytest.fixture

@@ -100,10 +100,10 @@ def _setter(event: asyncio.Event) -> Callable[[], Any]:
     return on_ready
 
 
-async def game_board(harness: Harness, reply: Reply) -> Message:
-    """The board of the game a command started: in the thread the command's answer links to (every game gets one where
-    the channel allows threads), or the answer itself where games are played in the channel."""
-    answer = reply.message
+async def game_board(harness: Harness, reply: Reply | Message) -> Message:
+    """The board of the game a command (or an accepted challenge) started: in the thread the answer links to (every
+    game gets one where the channel allows threads), or the answer itself where games are played in the channel."""
+    answer = reply if isinstance(reply, Message) else reply.message
     emulator = harness.emulator
     channel = emulator.state.channels[answer.channel_id]
     if channel.is_thread or not channel.threads_allowed or not harness.settings.game_threads:

@@ -62,7 +62,9 @@ def busy_refusal(view: service.GameView, asker_id: str, parent_id: int | None) -
             f"A thread holds one game at a time: start yours in <#{parent_id}>, where each game gets a thread."
         )
     else:
-        lines.append("Games get a thread of their own only where the bot may open threads: this channel holds one.")
+        lines.append(
+            "Games get threads of their own only where the bot may open them: this channel holds one game at a time."
+        )
     return " ".join(lines)
 
 

@@ -130,7 +130,7 @@ async def test_a_channel_that_forbids_threads_holds_one_game_and_says_whose(harn
         assert text and "This channel already has a game: **alice** vs **AI (easy)**" in text, (name, text)
         assert f"([its board]({link}))" in text, "it links to the game's board"
         assert "alice resigns with `/checkers resign`" in text, "it says how the game ends"
-        assert "this channel holds one" in text
+        assert "this channel holds one game at a time" in text
     assert len([m for m in emulator.messages(quiet) if not m.ephemeral]) == 1, "nothing else was posted"
 
     mine = (await harness.command(alice, "play", {"level": "easy"}, channel=quiet)).message

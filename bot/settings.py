@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     """The most an AI thinks a move: it caps each level's own time and the time a player asks for (the only setting of
     AI thinking time: a game uses its level's time unless the player chose one)."""
     one_game_per_channel: bool = True
+    """At most one active game in a channel (``ONE_GAME_PER_CHANNEL``); a game in its own thread is alone in its
+    channel, so the rule holds back only channels where no thread can be opened."""
     rated_games_per_pair_per_day: int = Field(default=3, ge=0)
     sweep_interval: float = Field(default=15.0, gt=0)
     exhibition_move_delay: float = Field(default=1.0, ge=0)
@@ -62,7 +64,8 @@ class Settings(BaseSettings):
     """Seconds after which the sweeper starts again an AI turn that no search of this process is working on (after the
     AI failed, or the process that was searching stopped)."""
     game_threads: bool = True
-    """Open each accepted challenge's game in its own thread (``GAME_THREADS``); off, games stay in the channel."""
+    """Play every game (against the AI, accepted challenges, exhibitions) in its own thread where the channel allows
+    threads (``GAME_THREADS``); off, games stay in the channel, one at a time."""
     game_retention_days: float | None = Field(default=None, gt=0)
     """Days a finished game is kept (then the sweeper deletes it); unset keeps them for ever, as the history."""
 

@@ -12,7 +12,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._payloads import BOT_PERMISSIONS, MEMBER_PERMISSIONS, PayloadBuilder
+from ._payloads import BOT_PERMISSIONS, MEMBER_PERMISSIONS, THREAD_PERMISSIONS, PayloadBuilder
 from ._state import JSON, Channel, EmulatorState, InteractionRecord, Message, RegisteredCommand, User
 
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 2, 3, 4
@@ -232,7 +232,9 @@ class InteractionFactory:
             "member": self.payloads.member(user, guild, permissions=MEMBER_PERMISSIONS),
             "locale": "en-US",
             "guild_locale": "en-US",
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(
+                BOT_PERMISSIONS if channel.threads_allowed else BOT_PERMISSIONS & ~THREAD_PERMISSIONS
+            ),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)},

@@ -20,6 +20,8 @@ def _bits(*positions: int) -> int:
 MEMBER_PERMISSIONS = _bits(10, 11, 14, 15, 16, 6, 18, 31, 35, 38)
 # the bot also manages messages and threads and creates private ones
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | _bits(13, 34, 36)
+# create public and private threads, send messages in threads: what a channel that forbids threads denies
+THREAD_PERMISSIONS = _bits(35, 36, 38)
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 

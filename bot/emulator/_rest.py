@@ -177,6 +177,8 @@ class RestApi:
         body, _ = await read_body(request)
         if parent.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if not parent.threads_allowed:
+            raise ApiError(403, 50013, "Missing Permissions")
         if not 1 <= len(body.get("name") or "") <= 100:
             reject_invalid(["name: 1-100 characters"])
         duration = int(body.get("auto_archive_duration") or 1440)

@@ -158,9 +158,10 @@ class DiscordEmulator:
         self.guild.member_ids.append(user.id)
         return user
 
-    def add_channel(self, name: str) -> Channel:
-        """A new text channel; a bot that is already connected learns of it when it reconnects."""
-        return self.state.add_channel(self.guild, name)
+    def add_channel(self, name: str, *, threads: bool = True) -> Channel:
+        """A new text channel (with ``threads=False``, one whose permissions forbid threads); a bot that is already
+        connected learns of it when it reconnects."""
+        return self.state.add_channel(self.guild, name, threads=threads)
 
     def subscribe(self, hook: Hook) -> Callable[[], None]:
         """Call ``hook(event)`` on every message create/update/delete and thread create/update."""

@@ -78,6 +78,8 @@ class Channel:
     auto_archive_duration: int = 1440
     created_at: datetime = field(default_factory=utcnow)
     member_ids: set[int] = field(default_factory=set)
+    threads_allowed: bool = True
+    """False for a channel whose permissions forbid threads: opening one there is refused (403)."""
 
     @property
     def is_thread(self) -> bool:
@@ -259,9 +261,9 @@ class EmulatorState:
         self.guilds[guild.id] = guild
         return guild
 
-    def add_channel(self, guild: Guild, name: str) -> Channel:
+    def add_channel(self, guild: Guild, name: str, *, threads: bool = True) -> Channel:
         position = sum(1 for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
-        channel = Channel(self.snowflake(), guild.id, name, position=position)
+        channel = Channel(self.snowflake(), guild.id, name, position=position, threads_allowed=threads)
         self.channels[channel.id] = channel
         return channel
 

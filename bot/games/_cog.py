@@ -9,6 +9,7 @@ replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_comma
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -29,10 +30,18 @@ from bot.games._finder import GameFinder
 from bot.games._handlers import ComponentHandlers, user_of
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._messages import MENTIONS, Refusal
-from bot.games._render import challenge_content, history_line, leaderboard_embed, stats_embed
+from bot.games._render import (
+    busy_refusal,
+    challenge_content,
+    history_line,
+    leaderboard_embed,
+    stats_embed,
+    thread_notice,
+)
 from bot.games._respond import kind_of, metrics_of, send, within_deadline
 from bot.games._theme import BoardThemes
-from bot.service import Challenge, EventKind, GameService, GameView, Result, ServiceError
+from bot.games._threads import CommandThread, thread_name, threads_allowed
+from bot.service import Challenge, ChannelBusyError, EventKind, GameService, GameView, Result, ServiceError
 from bot.settings import Settings
 from core import VARIANTS, RulesError
 
@@ -88,6 +97,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         self.bot = bot
         self.service = service
         self.links = links
+        self.game_threads = settings.game_threads
+        """Whether games get threads of their own (where the channel allows them)."""
         self.themes = BoardThemes()
         """The theme boards are drawn with: the emoji tiles once :meth:`cog_load` has put them in place."""
         self.boards = BoardKeeper(bot, service, themes=self.themes)
@@ -119,14 +130,17 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def report(self, interaction: Interaction, error: BaseException) -> None:
         """Tell the user why their request failed, in a short ephemeral message."""
         original = getattr(error, "original", error)
-        if isinstance(original, ServiceError):
+        limit = 300
+        if isinstance(original, ChannelBusyError):
+            text, limit = await self._busy_text(interaction) or original.message, 1000
+        elif isinstance(original, ServiceError):
             text = original.message
         elif isinstance(original, Refusal | RulesError):  # RulesError: a move the rules refuse
             text = str(original)
         elif isinstance(original, app_commands.NoPrivateMessage):
             text = say.GUILD_ONLY
         elif isinstance(original, app_commands.TransformerError):
-            text = say.BAD_OPTION
+            text = say.bad_option(original.value, original.type)
         else:
             log.error("interaction %s failed", interaction.command, exc_info=original)
             text = say.INTERNAL
@@ -136,9 +150,21 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         if interaction.type is discord.InteractionType.autocomplete:
             return
         try:
-            await send(interaction, ephemeral=True, content=say.short(text))
+            await send(interaction, ephemeral=True, content=say.short(text, limit))
         except discord.HTTPException:
             log.warning("could not tell the user about an error in %s", interaction.command)
+
+    async def _busy_text(self, interaction: Interaction) -> str | None:
+        """Whose game holds this channel (or thread), with a link to it and how it ends; None if it is gone."""
+        try:
+            views = await self.service.channel_games(interaction.guild_id or 0, interaction.channel_id or 0)
+        except ServiceError:
+            return None
+        if not views:
+            return None
+        channel = interaction.channel
+        parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+        return busy_refusal(views[0], str(interaction.user.id), parent)
 
     # -- helpers --------------------------------------------------------------------------------------------------
 
@@ -151,11 +177,27 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         await self.boards.show(view, answer)
 
-    async def _open(self, interaction: Interaction, work: Awaitable[Result]) -> Result:
-        """Run a command that opens a game in this channel, and post its board (a challenge has none yet)."""
-        async with self.boards.opening(interaction.channel_id or 0):
-            result = await within_deadline(interaction, work)
-            if result.game is not None:
+    async def _open(
+        self, interaction: Interaction, start: Callable[[CommandThread | None], Awaitable[Result]], name: str
+    ) -> Result:
+        """Run a command that opens a game (``start``, given the game's room), and post its board (a challenge has
+        none yet): in a thread of its own named ``name`` where the channel allows threads, with a short message in
+        the channel that links to it; else in this channel."""
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(self.boards.opening(interaction.channel_id or 0))
+            room = None
+            if threads_allowed(interaction, self.game_threads):
+                room = await stack.enter_async_context(CommandThread(interaction, name, self.boards))
+            try:
+                result = await within_deadline(interaction, start(room))
+            except BaseException:
+                if room is not None:
+                    await room.abandon()
+                raise
+            if result.game is not None and room is not None and room.thread is not None:
+                await self.boards.post(result.game, room.thread)
+                await room.announce(thread_notice(result.game, room.thread.id))
+            elif result.game is not None:
                 await self._post_board(interaction, result.game)
         return result
 
@@ -207,17 +249,22 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         position: app_commands.Range[str, 1, 200] | None = None,
         think: app_commands.Range[float, 0.01] | None = None,  # the service caps it (AI_THINK_TIME_MAX)
     ) -> None:
-        work = self.service.play_ai(
-            interaction.guild_id or 0,
-            interaction.channel_id or 0,
-            user_of(interaction.user),
-            level or _default_level(),
-            color=colour,
-            variant=variant,
-            fen=position,
-            think_time=think,
-        )
-        await self._open(interaction, work)
+        level = level or _default_level()
+
+        def start(room: CommandThread | None) -> Awaitable[Result]:
+            return self.service.play_ai(
+                interaction.guild_id or 0,
+                interaction.channel_id or 0,
+                user_of(interaction.user),
+                level,
+                color=colour,
+                variant=variant,
+                fen=position,
+                think_time=think,
+                room=room,
+            )
+
+        await self._open(interaction, start, thread_name(interaction.user.display_name, f"AI ({level})"))
 
     @app_commands.command(description="Challenge someone to a rated game")
     @app_commands.describe(opponent="Who you want to play", turn_time="Time for each move", **NEW_GAME_OPTIONS)
@@ -241,6 +288,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             variant=variant,
             turn_time=turn_time,
             fen=position,
+            own_room=threads_allowed(interaction, self.game_threads),  # a thread is opened when it is accepted
         )
         result = await within_deadline(interaction, work)
         assert result.challenge is not None
@@ -308,9 +356,11 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return self.service.takeback(view.id, interaction.guild_id, user_of(interaction.user))
 
         def ack(result: Result) -> str:
-            return next(
-                (e.text for e in result.events if e.kind is not EventKind.RATING_CHANGED), "Takeback requested."
-            )
+            if result.game is None or any(e.kind is EventKind.TAKEBACK_DONE for e in result.events):
+                return "You took back your last move."
+            game = result.game.game
+            me = game.color_of(str(interaction.user.id))
+            return say.takeback_asked(game.player(me.opponent).name if me is not None else "your opponent")
 
         await self._act(interaction, call, ack)
 
@@ -318,12 +368,15 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def rematch(self, interaction: Interaction) -> None:
         uid = str(interaction.user.id)
 
-        async def work() -> Result:
+        async def start(room: CommandThread | None) -> Result:
             game = await self.finder.last_game(interaction, uid)
+            if room is not None:  # colours swapped
+                room.name = thread_name(game.white.name, game.black.name)
             me = user_of(interaction.user)
-            return await self.service.rematch(game.id, interaction.guild_id, me, channel_id=interaction.channel_id)
+            where = interaction.channel_id
+            return await self.service.rematch(game.id, interaction.guild_id, me, channel_id=where, room=room)
 
-        result = await self._open(interaction, work())
+        result = await self._open(interaction, start, thread_name(interaction.user.display_name, "rematch"))
         if result.game is None:
             assert result.challenge is not None
             await self._show_challenge(interaction, result.challenge)
@@ -351,7 +404,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         async def work() -> list[discord.Embed]:
             here = await self.service.stats(target.id, variant, interaction.guild_id)
             everyone = await self.service.stats(target.id, variant, None)
-            return [stats_embed(here, "this server"), stats_embed(everyone, "everyone")]
+            name = target.display_name  # the store knows the names of players only
+            return [stats_embed(here, "this server", name), stats_embed(everyone, "everyone", name)]
 
         embeds = await within_deadline(interaction, work(), ephemeral=True)
         await send(interaction, ephemeral=True, embeds=embeds)
@@ -388,10 +442,11 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.describe(level_a="The AI playing Black", level_b="The AI playing White", variant="The rules")
     @app_commands.autocomplete(level_a=_level_choices, level_b=_level_choices, variant=_variant_choices)
     async def watch(self, interaction: Interaction, level_a: str, level_b: str, variant: str = "american") -> None:
-        work = self.service.exhibition(
-            interaction.guild_id or 0, interaction.channel_id or 0, level_a, level_b, variant=variant
-        )
-        await self._open(interaction, work)
+        def start(room: CommandThread | None) -> Awaitable[Result]:
+            where = (interaction.guild_id or 0, interaction.channel_id or 0)
+            return self.service.exhibition(*where, level_a, level_b, variant=variant, room=room)
+
+        await self._open(interaction, start, thread_name(f"AI ({level_a})", f"AI ({level_b})"))
 
     @app_commands.command(description="See what King Me stores about you, and delete it")
     async def privacy(self, interaction: Interaction) -> None:

@@ -115,6 +115,7 @@ _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "accept": ("Accept", discord.ButtonStyle.success),
     "decline": ("Decline", discord.ButtonStyle.danger),
     "confirm": ("Really resign?", discord.ButtonStyle.danger),
+    "cancel": ("Cancel", discord.ButtonStyle.secondary),
 }
 
 
@@ -167,12 +168,24 @@ class ResignConfirm(
         await _handle(interaction, lambda h: h.on_resign_confirmed(interaction, self.game_id, self.version))
 
 
+class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:rc:{_GAME}"):
+    """Beside "Really resign?": changed my mind, the game goes on."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(_button("cancel", f"{PREFIX}:rc:{game_id}"))
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, lambda h: h.on_resign_cancelled(interaction))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PieceSelect,
     MoveSelect,
     GameButton,
     ChallengeButton,
     ResignConfirm,
+    ResignCancel,
 )
 
 
@@ -185,7 +198,7 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def resign_controls(view: GameView) -> discord.ui.View:
-    return view_of(ResignConfirm(view.id, view.version))
+    return view_of(ResignConfirm(view.id, view.version), ResignCancel(view.id))
 
 
 def challenge_controls(challenge: Challenge) -> discord.ui.View:

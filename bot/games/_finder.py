@@ -1,7 +1,8 @@
 """Which game a command is about: the game of the channel (or thread) it was typed in, or the user's last one.
 
-A game accepted from a challenge is filed under its thread's id, so the game of a thread is the game of that channel;
-a user's own game wins over someone else's in the same channel.
+A game played in its own thread is filed under the thread's id, so the game of a thread is the game of that channel;
+a user's own game wins over someone else's in the same channel, and a user's game in a thread of this channel counts
+as here.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ click on a board that is no longer current shows the current one with a short no
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,6 +22,7 @@ from bot.games._keeper import BoardKeeper, Where
 from bot.games._messages import Refusal
 from bot.games._render import closed_challenge_content
 from bot.games._respond import send, update, within_deadline
+from bot.games._threads import ARCHIVE_AFTER, close_thread, thread_name, threads_allowed
 from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User
 
 log = logging.getLogger(__name__)
@@ -39,11 +39,6 @@ _GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitabl
 def user_of(member: discord.abc.User) -> User:
     """The service's user for a Discord user."""
     return User(member.id, member.display_name)
-
-
-def thread_name(challenger: str, accepter: str) -> str:
-    """The name of the thread opened for an accepted challenge (the game is filed under the thread's id)."""
-    return f"{challenger[:45]} vs {accepter[:45]}"[:100]
 
 
 class ComponentHandlers:
@@ -84,7 +79,8 @@ class ComponentHandlers:
         """The first step of resigning: an ephemeral "Really resign?" button, for players only."""
         if view.game.color_of(str(interaction.user.id)) is None:
             raise Refusal(say.NOT_A_PLAYER)
-        await send(interaction, ephemeral=True, content=say.RESIGN_CONFIRM, view=resign_controls(view))
+        text = say.RESIGN_CONFIRM_RATED if view.game.rated else say.RESIGN_CONFIRM_UNRATED
+        await send(interaction, ephemeral=True, content=text, view=resign_controls(view))
 
     async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
         """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
@@ -93,6 +89,10 @@ class ComponentHandlers:
         await update(interaction, content=say.RESIGNED, view=None)
         if result.game is not None:
             await self._events.after(result.game, result.events)
+
+    async def on_resign_cancelled(self, interaction: Interaction) -> None:
+        """The player changed their mind: the question goes, the game goes on."""
+        await update(interaction, content=say.RESIGN_CANCELLED, view=None)
 
     async def _apply(self, interaction: Interaction, game_id: str, work: Awaitable[Result]) -> None:
         """Run a game action from a board's control and show its result on that board; an action on a position that
@@ -135,9 +135,10 @@ class ComponentHandlers:
         if action == "accept":
             result, place = await within_deadline(interaction, self._accept(interaction, challenge_id, me))
             assert result.game is not None and result.challenge is not None
-            text = closed_challenge_content(result.challenge, f"✅ {me.name} accepted.")
+            where = f": the game is in <#{place.id}>" if isinstance(place, discord.Thread) else ""
+            text = closed_challenge_content(result.challenge, f"✅ {me.name} accepted{where}.")
             await update(interaction, content=text, view=None)
-            await self._open_game(place, result.game)
+            await self._boards.post(result.game, place)
             return
         mine = {c.id: c for c in await self._service.challenges_of(me.id)}
         challenge = mine.get(challenge_id)
@@ -167,26 +168,17 @@ class ComponentHandlers:
         try:
             result = await self._service.accept(challenge_id, guild, me, channel_id=thread.id)
         except BaseException:
-            with contextlib.suppress(discord.HTTPException):
-                await thread.edit(archived=True, locked=True)
+            await close_thread(thread)
             raise
         return result, thread
 
     async def _open_thread(self, interaction: Interaction, challenge: Challenge, me: User) -> discord.Thread | None:
         message = interaction.message
-        if not self._game_threads or message is None or isinstance(interaction.channel, discord.Thread):
+        if message is None or not threads_allowed(interaction, self._game_threads):
             return None
         try:
-            return await message.create_thread(name=thread_name(challenge.challenger.name, me.name))
+            name = thread_name(challenge.challenger.name, me.name)
+            return await message.create_thread(name=name, auto_archive_duration=ARCHIVE_AFTER)
         except discord.HTTPException as exc:
             log.warning("could not open a thread for challenge %s, playing in the channel: %s", challenge.id, exc)
             return None
-
-    async def _open_game(self, target: discord.abc.Messageable, view: GameView) -> None:
-        """Post the board of a newly accepted game (in its thread, or in the channel) and make it the game's board."""
-
-        async def into(board: BoardMessage) -> Where:
-            sent = await target.send(**board.fields())
-            return sent.channel.id, sent.id
-
-        await self._boards.show(view, into)

@@ -144,6 +144,15 @@ class BoardKeeper:
             if where is not None:
                 await self.place(view, *where)
 
+    async def post(self, view: GameView, target: discord.abc.Messageable) -> None:
+        """Post a new board of the game into ``target`` (its thread, or its channel) and make it the game's board."""
+
+        async def into(board: BoardMessage) -> Where:
+            sent = await target.send(**board.fields())
+            return sent.channel.id, sent.id
+
+        await self.show(view, into)
+
     async def refresh(self, view: GameView) -> None:
         """Show the newest view of the game on its board message (posting one when none is known)."""
         opening = self._opening.get(int(view.game.channel_id))

@@ -24,6 +24,50 @@ def challenge_content(challenge: service.Challenge) -> str:
     )
 
 
+def jump_url(guild_id: str | int, channel_id: str | int, message_id: str | int) -> str:
+    """The address of a message, which Discord opens at that message."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def players_of(game: service.GameState) -> str:
+    return f"**{game.black.name}** vs **{game.white.name}**"
+
+
+def thread_notice(view: service.GameView, thread_id: int) -> str:
+    """The short message in a channel that links to a game's thread."""
+    return f"{players_of(view.game)}: the game is in <#{thread_id}>."
+
+
+def busy_refusal(view: service.GameView, asker_id: str, parent_id: int | None) -> str:
+    """Why a new game cannot start in a channel that holds one game at a time (threads are not allowed there): whose
+    game it is, a link to it, and how it ends. ``parent_id`` is the channel above, when the refusal is in a thread."""
+    game = view.game
+    where = "thread" if parent_id is not None else "channel"
+    place = game.board_message
+    link = f" ([its board]({jump_url(game.guild_id, place.channel_id, place.message_id)}))" if place else ""
+    lines = [f"This {where} already has a game: {players_of(game)}{link}."]
+    people = [p for p in (game.black, game.white) if not p.is_ai]
+    if game.color_of(asker_id) is not None:
+        lines.append("It is yours: finish it, or end it with `/checkers resign`.")
+    elif people:
+        names = " or ".join(p.name for p in people)
+        lines.append(
+            f"It ends when it is over, when {names} resigns with `/checkers resign`, "
+            f"or when the player to move runs out of time <t:{int(game.deadline)}:R>."
+        )
+    else:
+        lines.append("The AIs play it to its end on their own, in a few minutes.")
+    if parent_id is not None:
+        lines.append(
+            f"A thread holds one game at a time: start yours in <#{parent_id}>, where each game gets a thread."
+        )
+    else:
+        lines.append(
+            "Games get threads of their own only where the bot may open them: this channel holds one game at a time."
+        )
+    return " ".join(lines)
+
+
 def closed_challenge_content(challenge: service.Challenge, text: str) -> str:
     return f"~~{challenge_content(challenge)}~~\n{text}"
 
@@ -52,15 +96,17 @@ def leaderboard_embed(entries: Sequence[service.LeaderboardEntry], title: str, u
         embed.description = "Nobody has a rating here yet: finish a rated game with `/checkers challenge`."
         return embed
     lines = [
-        f"**{e.rank}.** {e.name}: {round(e.rating)}{'?' if e.provisional else ''} ({e.games} games)" for e in entries
+        f"**{e.rank}.** {e.name}: {round(e.rating)}{'?' if e.provisional else ''} ({service.plural(e.games, 'game')})"
+        for e in entries
     ]
     embed.description = "\n".join(lines) + "\n\n`?` marks a provisional rating."
     return embed
 
 
-def stats_embed(stats: service.PlayerStats, where: str) -> discord.Embed:
+def stats_embed(stats: service.PlayerStats, where: str, name: str) -> discord.Embed:
+    """A player's statistics, titled with ``name`` (the player's name now: the store knows only those who played)."""
     r = stats.rating
-    embed = discord.Embed(title=f"{stats.name}: {get_variant(stats.variant).title} ({where})", colour=ACTIVE_COLOUR)
+    embed = discord.Embed(title=f"{name}: {get_variant(stats.variant).title} ({where})", colour=ACTIVE_COLOUR)
     rating = f"{round(r.rating)}{' (provisional)' if stats.provisional else ''} ± {round(2 * r.rd)}"
     embed.add_field(name="Rating", value=rating, inline=True)
     embed.add_field(name="Rank", value=f"#{stats.rank}" if stats.rank else "unranked", inline=True)

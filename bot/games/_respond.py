@@ -45,23 +45,28 @@ async def within_deadline(interaction: discord.Interaction[Any], work: Awaitable
     gets a deferred update, a command a "thinking…" message) so the answer can come later."""
     task = asyncio.ensure_future(work)
     elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    done, _ = await asyncio.wait({task}, timeout=min(DEFER_AFTER, max(0.0, DEFER_AFTER - elapsed)))
-    if not done and not interaction.response.is_done():
-        if interaction.type is discord.InteractionType.component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        observe(interaction)
+    remaining = min(DEFER_AFTER, DEFER_AFTER - elapsed)
+    if remaining > 0:  # else defer at once, before the work even starts
+        await asyncio.wait({task}, timeout=remaining)
+    if not task.done():
+        async with _answering(interaction):
+            if not interaction.response.is_done():
+                if interaction.type is discord.InteractionType.component:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                observe(interaction)
     return await task
 
 
 async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **fields: Any) -> int | None:
     """A new message answering the interaction (its first response, or a follow-up); returns its id."""
     fields = {k: v for k, v in fields.items() if v is not None}
-    if not interaction.response.is_done():
-        callback = await interaction.response.send_message(ephemeral=ephemeral, **fields)
-        observe(interaction)
-        return callback.message_id
+    async with _answering(interaction):
+        if not interaction.response.is_done():
+            callback = await interaction.response.send_message(ephemeral=ephemeral, **fields)
+            observe(interaction)
+            return callback.message_id
     if interaction.type is discord.InteractionType.application_command and _is_thinking(interaction):
         if "file" in fields:
             fields["attachments"] = [fields.pop("file")]
@@ -79,6 +84,15 @@ async def update(interaction: discord.Interaction[Any], **fields: Any) -> None:
         observe(interaction)
     else:
         await interaction.edit_original_response(**fields)
+
+
+def _answering(interaction: discord.Interaction[Any]) -> asyncio.Lock:
+    """The lock of an interaction's first response: the work :func:`within_deadline` waits for may answer the
+    interaction itself (a game's thread is opened from the answer), so that answer and the deferral never cross."""
+    lock = interaction.extras.get("answering")
+    if not isinstance(lock, asyncio.Lock):
+        lock = interaction.extras["answering"] = asyncio.Lock()
+    return lock
 
 
 def _is_thinking(interaction: discord.Interaction[Any]) -> bool:

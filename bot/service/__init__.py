@@ -3,6 +3,7 @@
 from bot.service._errors import (
     AlreadyPlayingError,
     AmbiguousMoveError,
+    ChannelBusyError,
     GameNotOverError,
     GameOverError,
     IllegalMoveError,
@@ -38,7 +39,7 @@ from bot.service._models import (
     User,
     is_id,
 )
-from bot.service._options import duration
+from bot.service._options import duration, plural
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
 from bot.service._service import GameService
@@ -50,6 +51,7 @@ __all__ = [
     "AmbiguousMoveError",
     "Challenge",
     "ChallengeStatus",
+    "ChannelBusyError",
     "CommitConflict",
     "Erasure",
     "Event",
@@ -92,4 +94,5 @@ __all__ = [
     "User",
     "duration",
     "is_id",
+    "plural",
 ]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from bot.service import _options
 from bot.service._errors import (
     AlreadyPlayingError,
+    ChannelBusyError,
     NotAPlayerError,
     OtherGuildError,
     PositionChangedError,
@@ -93,6 +94,7 @@ class Challenges:
         color: str,
         fen: str | None,
         rematch_of: str | None,
+        own_room: bool = False,
     ) -> Result:
         """See :meth:`bot.service.GameService.challenge`."""
         variant_name = _options.variant_name(variant)
@@ -101,7 +103,7 @@ class Challenges:
         _options.color_choice(color)
         if opponent is not None and opponent.id == challenger.id:
             raise SelfChallengeError("you cannot challenge yourself: pick another player or play the AI")
-        await self._check_free(guild, channel, challenger, opponent)
+        await self._check_free(guild, None if own_room else channel, challenger, opponent)
         now = self._clock()
         challenge = Challenge(
             id=new_id(),
@@ -194,10 +196,12 @@ class Challenges:
             raise PositionChangedError("the challenge changed meanwhile: look again") from None
         return Result((challenge_event(_CLOSED_KINDS[status], text, closed),), challenge=closed)
 
-    async def _check_free(self, guild: str, channel: str, challenger: User, opponent: User | None) -> None:
-        """Refuse early (the atomic check is at the game's creation) when the channel or the pair is busy."""
-        if self._settings.one_game_per_channel and await self._store.channel_games(guild, channel):
-            raise AlreadyPlayingError("this channel already has a game in progress")
+    async def _check_free(self, guild: str, channel: str | None, challenger: User, opponent: User | None) -> None:
+        """Refuse early (the atomic check is at the game's creation) when the channel or the pair is busy; with no
+        ``channel`` (the game will get a room of its own) only the pair is checked."""
+        checked = channel is not None and self._settings.one_game_per_channel
+        if checked and await self._store.channel_games(guild, str(channel)):
+            raise ChannelBusyError()
         if opponent is not None:
             theirs = set(await self._store.user_games(opponent.id))
             for game in await self._store.load_games(await self._store.user_games(challenger.id)):

@@ -16,6 +16,7 @@ from core import AmbiguousMoveError, IllegalMoveError
 __all__ = [
     "AlreadyPlayingError",
     "AmbiguousMoveError",
+    "ChannelBusyError",
     "GameNotOverError",
     "GameOverError",
     "IllegalMoveError",
@@ -86,6 +87,14 @@ class AlreadyPlayingError(ServiceError):
     """The channel already has an active game, or the two players already play each other."""
 
 
+class ChannelBusyError(AlreadyPlayingError):
+    """The channel already has an active game and holds one at a time (``ONE_GAME_PER_CHANNEL``): a front end may
+    look the game up (:meth:`GameService.channel_games`) to say whose it is."""
+
+    def __init__(self, message: str = "this channel already has a game in progress") -> None:
+        super().__init__(message)
+
+
 class InvalidRequestError(ServiceError):
     """A bad option: unknown variant or level, bad FEN, turn time or thinking time out of range."""
 
@@ -110,7 +119,7 @@ class StoreUnavailableError(ServiceError):
 def creation_refused(tag: str) -> ServiceError:
     """The refusal of a new game whose guarded write failed on ``tag`` (see :class:`bot.service.CommitConflict`)."""
     if tag == "channel":
-        return AlreadyPlayingError("this channel already has a game in progress")
+        return ChannelBusyError()
     if tag == "pair":
         return AlreadyPlayingError("you two already have a game in progress")
     return PositionChangedError("the challenge changed meanwhile: look again")

@@ -105,7 +105,8 @@ def think_time_of(settings: Settings, seconds: float | None) -> float | None:
     if seconds is None:
         return None
     if not 0 < seconds <= settings.ai_think_time_max:
-        raise InvalidRequestError(f"the AI may think between 0 and {settings.ai_think_time_max:g} seconds a move")
+        most = plural(settings.ai_think_time_max, "second")
+        raise InvalidRequestError(f"the AI may think between 0 and {most} a move")
     return float(seconds)
 
 
@@ -113,6 +114,11 @@ def duration(seconds: float) -> str:
     """``seconds`` for people: ``1 day``, ``3 hours``, ``10 minutes`` when whole, else ``90 seconds``."""
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds >= size and seconds % size == 0:
-            n = int(seconds // size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds:g} seconds"
+            return plural(seconds // size, unit)
+    return plural(seconds, "second")
+
+
+def plural(count: float, noun: str) -> str:
+    """``1 game``, ``2 games``, ``0.5 seconds``: a count with its noun, in the plural unless the count is one."""
+    number = str(int(count)) if float(count).is_integer() else f"{count:g}"
+    return f"{number} {noun}{'' if count == 1 else 's'}"

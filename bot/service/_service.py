@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 
 from bot.bounded import BoundedDict
@@ -36,6 +36,10 @@ from core import Board
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
+Room = Callable[[], Awaitable[str | int | None]]
+"""Opens a place of a new game's own (a thread, on Discord), called once the request is checked and before the game
+is stored; returns its channel id (the game is filed there, so the one-game-per-channel rule concerns that room), or
+None to play in the channel asked for. A failure after it returns is the caller's to tidy up (the error propagates)."""
 
 CACHED_GAMES = 1000
 """Active games whose state a service keeps in memory (the most recently used); others are read from the store."""
@@ -115,11 +119,15 @@ class GameService:
         color: str = "random",
         fen: str | None = None,
         rematch_of: str | None = None,
+        own_room: bool = False,
     ) -> Result:
         """Propose a game to ``opponent`` (or to anyone in the channel when None). It expires unanswered. The game is
-        rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once)."""
+        rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once). With
+        ``own_room`` (the front end will open the game a room of its own when it is accepted) the channel need not be
+        free of games."""
+        where = (str(guild_id), str(channel_id))
         result = await self._challenges.create(
-            str(guild_id), str(channel_id), challenger, opponent, variant, turn_time, color, fen, rematch_of
+            *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room
         )
         return self._observed(result)
 
@@ -177,9 +185,11 @@ class GameService:
         think_time: float | None = None,
         turn_time: float | None = None,
         rematch_of: str | None = None,
+        room: Room | None = None,
     ) -> Result:
         """Start a game against an AI level. Such games are unrated and count in the versus-the-bot record. The AI
-        thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the settings)."""
+        thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the settings). With
+        ``room`` the game is played in the room it opens (see :data:`Room`)."""
         side = _options.side(_options.color_choice(color), self._rng)
         me, ai = models.PlayerRef.human(user), models.PlayerRef.ai(_options.level_name(level))
         players = (me, ai) if side == "black" else (ai, me)
@@ -187,7 +197,7 @@ class GameService:
         step = _options.ai_game(
             self._settings, models.GameKind.AI, where, players, now, variant, fen, think_time, turn_time, rematch_of
         )
-        result = await self._open(step)
+        result = await self._open(step, room=room)
         await self._remember(user)
         return result
 
@@ -201,8 +211,10 @@ class GameService:
         variant: str = "american",
         fen: str | None = None,
         think_time: float | None = None,
+        room: Room | None = None,
     ) -> Result:
-        """Start an AI-versus-AI game to watch; its moves arrive through the event sink."""
+        """Start an AI-versus-AI game to watch (in the room ``room`` opens, if any); its moves arrive through the event
+        sink."""
         players = (
             models.PlayerRef.ai(_options.level_name(black_level)),
             models.PlayerRef.ai(_options.level_name(white_level)),
@@ -211,7 +223,7 @@ class GameService:
         step = _options.ai_game(
             self._settings, models.GameKind.EXHIBITION, where, players, now, variant, fen, think_time
         )
-        return await self._open(step)
+        return await self._open(step, room=room)
 
     # -- moves and other commands on a game -----------------------------------------------------------------------
 
@@ -249,10 +261,17 @@ class GameService:
         return await self._transact(game_id, guild_id, partial(_transitions.decline_takeback, user=user))
 
     async def rematch(
-        self, game_id: str, guild_id: str | int | None, user: User, *, channel_id: str | int | None = None
+        self,
+        game_id: str,
+        guild_id: str | int | None,
+        user: User,
+        *,
+        channel_id: str | int | None = None,
+        room: Room | None = None,
     ) -> Result:
         """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
-        or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel."""
+        or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel, or in a
+        room of its own with ``room`` (a challenge then leaves opening it to its acceptance)."""
         game = await self._load(game_id, guild_id)
         other, swapped = _transitions.rematch_sides(game, user)
         channel = str(channel_id) if channel_id is not None else game.channel_id
@@ -268,12 +287,12 @@ class GameService:
                 think_time=game.ai_think_time,
                 turn_time=game.turn_time,
                 rematch_of=game.id,
+                room=room,
             )
         fen = game.initial_fen if game.initial_fen != Board(None, game.variant).initial_fen else None
         opponent = User(other.id, other.name)
-        result = await self._challenges.create(
-            game.guild_id, channel, user, opponent, game.variant, game.turn_time, swapped, fen, game.id
-        )
+        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None)
+        result = await self._challenges.create(game.guild_id, channel, user, opponent, *options)
         return self._observed(result)
 
     async def set_board_message(self, game_id: str, channel_id: str | int, message_id: str | int) -> None:
@@ -372,9 +391,15 @@ class GameService:
 
     # -- the pipeline ---------------------------------------------------------------------------------------------
 
-    async def _open(self, step: Step, challenge: tuple[models.Challenge, models.Challenge] | None = None) -> Result:
-        """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI."""
+    async def _open(
+        self, step: Step, challenge: tuple[models.Challenge, models.Challenge] | None = None, room: Room | None = None
+    ) -> Result:
+        """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI; with
+        ``room``, in the room it opens."""
         game = step.after
+        room_id = await room() if room is not None else None
+        if room_id is not None:
+            game = game.evolve(channel_id=str(room_id))
         try:
             await self._store.create_game(
                 game, one_per_channel=self._settings.one_game_per_channel, challenge=challenge

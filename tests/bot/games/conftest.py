@@ -4,8 +4,9 @@ service on the real Redis store, and AI moves from real worker processes (:class
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.app import EventRelay, KingMeBot
-from bot.emulator import DiscordEmulator, Message, User
+from bot.emulator import Channel, DiscordEmulator, EmulatorEvent, Message, Reply, User
 from bot.metrics import Metrics
 from bot.pool import AiPool
 from bot.service import GameService
@@ -22,6 +23,7 @@ from bot.store import RedisGameStore
 from tests.support import Clock, eventually, settings_with
 
 _BOARD_ID = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
+_CHANNEL_MENTION = re.compile(r"<#(?P<id>\d+)>")
 
 
 SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05, "discord_guild_id": None}
@@ -96,6 +98,52 @@ def _setter(event: asyncio.Event) -> Callable[[], Any]:
         event.set()
 
     return on_ready
+
+
+async def game_board(harness: Harness, reply: Reply | Message) -> Message:
+    """The board of the game a command (or an accepted challenge) started: in the thread the answer links to (every
+    game gets one where the channel allows threads), or the answer itself where games are played in the channel."""
+    answer = reply if isinstance(reply, Message) else reply.message
+    emulator = harness.emulator
+    channel = emulator.state.channels[answer.channel_id]
+    if channel.is_thread or not channel.threads_allowed or not harness.settings.game_threads:
+        return answer
+    await eventually(lambda: _CHANNEL_MENTION.search(answer.content) is not None, what="the link to the game's thread")
+    thread = game_thread(harness, answer)
+    await eventually(lambda: bool(emulator.messages(thread)), what="the board in the game's thread")
+    return emulator.messages(thread)[0]
+
+
+def game_thread(harness: Harness, message: Message) -> Channel:
+    """The thread a message (a command's answer, an accepted challenge) links to, or the thread a board is in."""
+    channel = harness.emulator.state.channels[message.channel_id]
+    if channel.is_thread:
+        return channel
+    found = _CHANNEL_MENTION.search(message.content)
+    assert found is not None, f"no link to a thread in {message.content!r}"
+    return harness.emulator.state.channels[int(found["id"])]
+
+
+async def play_ai(harness: Harness, user: User, options: dict[str, Any] | None = None, **kw: Any) -> Message:
+    """``/checkers play`` (``level:easy`` by default); returns the game's board."""
+    return await game_board(harness, await harness.command(user, "play", options or {"level": "easy"}, **kw))
+
+
+@contextlib.contextmanager
+def first_looks(harness: Harness) -> Iterator[dict[int, tuple[str, tuple[str, int] | None]]]:
+    """While inside: what each new message showed when it was posted, as (content, :func:`board_state`), by id (a
+    board may change before a test sees it, e.g. when the AI answers at once)."""
+    seen: dict[int, tuple[str, tuple[str, int] | None]] = {}
+
+    def hook(event: EmulatorEvent) -> None:
+        if event.kind == "message_create" and event.message is not None:
+            seen[event.message.id] = (event.message.content, board_state(event.message))
+
+    unsubscribe = harness.emulator.subscribe(hook)
+    try:
+        yield seen
+    finally:
+        unsubscribe()
 
 
 def custom_ids(message: Message) -> list[str]:

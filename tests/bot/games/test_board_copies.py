@@ -3,7 +3,7 @@ click or ping ever reaches (a stranger's thread named after the game cannot take
 
 from __future__ import annotations
 
-from tests.bot.games.conftest import Harness, board_state, custom_ids, play_first_move
+from tests.bot.games.conftest import Harness, board_state, custom_ids, play_ai, play_first_move
 from tests.support import eventually
 
 
@@ -11,12 +11,12 @@ async def test_a_board_shown_elsewhere_is_a_copy_never_wired_to_the_game(harness
     emulator, bot, service = harness.emulator, harness.bot, harness.service
     assert bot is not None and service is not None
     alice, carol = harness.user("alice"), harness.user("carol")
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     state = board_state(board)
     assert state is not None
     game_id = state[0]
 
-    # carol, who does not play, opens a thread under the game's channel, named after the game: she gets no board
+    # carol, who does not play, opens a thread beside the game's, named after the game: she gets no board
     trap = emulator.state.add_thread(emulator.channel, f"game {game_id}", carol)
     await eventually(lambda: bot.get_channel(trap.id) is not None, what="the bot seeing the thread")
     refused = (await harness.command(carol, "board", channel=trap)).message

@@ -6,7 +6,16 @@ from typing import Any
 
 from bot.emulator import Message
 from bot.games import command_list
-from tests.bot.games.conftest import Harness, board_state, description, play_first_move, resign
+from tests.bot.games.conftest import (
+    Harness,
+    board_state,
+    description,
+    first_looks,
+    game_board,
+    play_ai,
+    play_first_move,
+    resign,
+)
 from tests.bot.service.conftest import snapshot
 from tests.support import eventually
 
@@ -57,7 +66,7 @@ async def test_help_lists_every_command_and_level(harness: Harness) -> None:
 
 async def test_board_text_export_stats_history_and_rematch(harness: Harness) -> None:
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     game_id = board_state(board)[0]  # type: ignore[index]
 
     plain = (await harness.command(alice, "board", {"text": True})).message
@@ -87,16 +96,18 @@ async def test_board_text_export_stats_history_and_rematch(harness: Harness) -> 
     mini = (await harness.command(alice, "stats", {"variant": "mini"})).message
     assert "Mini checkers" in mini.embeds[0]["title"] and "easy" not in str(mini.embeds[0]["fields"])
 
-    again = (await harness.command(alice, "rematch")).message
-    assert board_state(again) is None and "thinking" in again.content, "colours swapped: the AI opens"
+    with first_looks(harness) as looks:
+        again = await game_board(harness, await harness.command(alice, "rematch"))
+    content, state = looks[again.id]
+    assert state is None and "thinking" in content, "colours swapped: the AI opens"
     await eventually(lambda: board_state(again) is not None, what="the AI's opening move")
 
 
-async def test_watch_plays_an_exhibition_out_in_the_message(harness: Harness) -> None:
+async def test_watch_plays_an_exhibition_out_in_its_thread(harness: Harness) -> None:
     reply = await harness.command(
         harness.user("bob"), "watch", {"level_a": "easy", "level_b": "easy", "variant": "mini"}
     )
-    board = reply.message
+    board = await game_board(harness, reply)
     assert "AI (easy)" in board.embeds[0]["title"] and board_state(board) is None
     await eventually(lambda: board.content == "Game over.", within=20, what="the end of the exhibition")
     assert "🏁" in description(board)
@@ -126,7 +137,7 @@ async def test_bad_input_gets_a_short_ephemeral_answer_and_changes_nothing(harne
     assert await snapshot(harness.redis) == before
     assert emulator.messages() == [], "nothing public was posted"
 
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     state = board_state(board)
     for move in ("11-99", "hello", "9-14x"):
         reply = await harness.command(alice, "move", {"move": move})
@@ -139,7 +150,7 @@ async def test_bad_input_gets_a_short_ephemeral_answer_and_changes_nothing(harne
 async def test_ids_from_users_are_checked_by_shape(harness: Harness) -> None:
     """A game's own Redis keys named as its id (its move list, say) find nothing: "no such game", not an error."""
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     await play_first_move(harness, alice, board)
     await eventually(lambda: (s := board_state(board)) is not None and s[1] >= 2, what="the AI's answer")
     state = board_state(board)

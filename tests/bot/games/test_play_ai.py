@@ -9,7 +9,7 @@ import pytest
 
 from ai.api import levels
 from bot.emulator import Message, User
-from tests.bot.games.conftest import Harness, board_state, description, play_first_move
+from tests.bot.games.conftest import Harness, board_state, description, game_thread, play_ai, play_first_move
 from tests.support import eventually
 
 THINK = 0.05
@@ -38,8 +38,7 @@ async def play_to_the_end(harness: Harness, user: User, board: Message) -> None:
 async def test_whole_game_against_each_level_with_select_menus(harness: Harness, level: str) -> None:
     emulator = harness.emulator
     alice = harness.user("alice")
-    reply = await harness.command(alice, "play", {"level": level, "think": THINK})
-    board = reply.message
+    board = await play_ai(harness, alice, {"level": level, "think": THINK})
     assert not board.ephemeral and board.embeds, "the board is a public embed"
     assert f"<@{alice.id}>" in board.content
     assert f"AI ({level})" in board.embeds[0]["title"]
@@ -53,8 +52,9 @@ async def test_whole_game_against_each_level_with_select_menus(harness: Harness,
     await play_to_the_end(harness, alice, board)
     assert board.content == "Game over."
     assert "🏁" in description(board)
-    await eventually(lambda: any("🏁" in m.content for m in emulator.messages()), what="the result message")
-    result = next(m for m in emulator.messages() if "🏁" in m.content).content
+    thread = game_thread(harness, board)
+    await eventually(lambda: any("🏁" in m.content for m in emulator.messages(thread)), what="the result message")
+    result = next(m for m in emulator.messages(thread) if "🏁" in m.content).content
     found = re.search(r"\((1-0|0-1|1/2-1/2)\)", result.splitlines()[0])
     assert found is not None, result
     records = list(emulator.state.interactions.values())

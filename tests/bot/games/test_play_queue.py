@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.emulator import DiscordEmulator
 from bot.pool import QueueBackend
 from bot.runtime import Runtime, StartupError
-from tests.bot.games.conftest import Harness, board_state
+from tests.bot.games.conftest import Harness, board_state, game_board
 from tests.bot.games.test_play_ai import play_to_the_end
 from tests.bot.pool import queue_support
 from tests.bot.pool.queue_support import QueueWorld
@@ -98,8 +98,10 @@ async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
     assert health["pool"] == "ok" and health["ai"]["live_workers"] == 2 and health["ai"]["queue_depth"] == 0
 
     alice = emulator.user("alice")
-    board = (await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "think": 0.05})).message
-    await play_to_the_end(cast(Harness, SimpleNamespace(emulator=emulator)), alice, board)
+    harness = cast(Harness, SimpleNamespace(emulator=emulator, settings=runtime.settings))
+    reply = await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "think": 0.05})
+    board = await game_board(harness, reply)
+    await play_to_the_end(harness, alice, board)
     assert board.content == "Game over."
     records = list(emulator.state.interactions.values())
     assert records and all(r.answered for r in records), "every interaction was answered in time (within 3 s)"
@@ -114,10 +116,12 @@ async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
 async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
     bots: Bots, world: QueueWorld, emulator: DiscordEmulator, redis_client: aioredis.Redis
 ) -> None:
-    await bots.start()
+    runtime = await bots.start()
     alice = emulator.user("alice")
+    harness = cast(Harness, SimpleNamespace(emulator=emulator, settings=runtime.settings))
     with world.workers.paused():
-        board = (await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "colour": "white"})).message
+        reply = await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "colour": "white"})
+        board = await game_board(harness, reply)
         assert board_state(board) is None, "the AI moves first"
         await eventually(lambda: redis_client.zcard(QUEUE), what="the AI's turn queued")
         await bots.stop()

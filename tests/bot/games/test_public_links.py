@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.settings import Settings
-from tests.bot.games.conftest import Harness, board_state, make_settings, resign
+from tests.bot.games.conftest import Harness, board_state, game_thread, make_settings, play_ai, resign
 from tests.support import eventually
 
 BASE = "https://kingme.example/"
@@ -16,12 +16,13 @@ async def _finish_a_game(harness: Harness) -> tuple[str, str]:
     """Play easy and resign at once; returns the game id and the result message's text."""
     emulator = harness.emulator
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     state = board_state(board)
     assert state is not None
     await resign(harness, alice)
-    await eventually(lambda: any("🏁" in m.content for m in emulator.messages()), what="the result message")
-    result = next(m for m in emulator.messages() if "🏁" in m.content)
+    thread = game_thread(harness, board)
+    await eventually(lambda: any("🏁" in m.content for m in emulator.messages(thread)), what="the result message")
+    result = next(m for m in emulator.messages(thread) if "🏁" in m.content)
     return state[0], result.content
 
 

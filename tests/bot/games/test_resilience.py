@@ -12,14 +12,14 @@ import pytest
 from ai.api import GameInput, Limits
 from bot.games import _respond
 from core import get_variant
-from tests.bot.games.conftest import Harness, board_state, play_first_move
+from tests.bot.games.conftest import Harness, board_state, game_board, play_ai, play_first_move
 from tests.support import eventually
 
 
 async def test_a_click_on_the_old_board_works_after_a_restart(harness: Harness) -> None:
     emulator = harness.emulator
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     first = board_state(board)
     await play_first_move(harness, alice, board)
     await eventually(lambda: board_state(board) not in (None, first), what="the AI's first answer")
@@ -48,9 +48,9 @@ async def test_answers_at_once_while_every_ai_worker_is_busy(harness: Harness) -
     await eventually(lambda: harness.pool.busy_workers == harness.pool.workers, what="busy workers")
 
     reply = await harness.command(alice, "play", {"level": "easy", "colour": "white"})
-    board = reply.message
+    board = await game_board(harness, reply)
     assert "thinking" in board.content and board_state(board) is None, "the AI moves first and is thinking"
-    assert reply.interaction.response_type == 4, "answered with the board itself, not deferred"
+    assert reply.interaction.response_type == 4, "answered at once with the link to the game's thread, not deferred"
     assert not any(task.done() for task in busy), "the workers were still busy when the bot answered"
     await eventually(lambda: board_state(board) is not None, within=10, what="the AI's first move")
     assert any(task.done() for task in busy), "the AI's move waited for a free worker"
@@ -69,8 +69,9 @@ async def test_slow_answers_are_deferred_then_filled_in(harness: Harness, monkey
     alice = harness.user("alice")
     reply = await harness.command(alice, "play", {"level": "easy"})
     assert reply.interaction.response_type == 5, 'a deferred command shows "thinking…"'
-    board = reply.message
-    assert not board.loading and board_state(board) is not None
+    assert not reply.message.loading
+    board = await game_board(harness, reply)
+    assert board_state(board) is not None
     first = board_state(board)
     await play_first_move(harness, alice, board)  # each select gets a deferred update, then an edit
     await eventually(lambda: board_state(board) not in (None, first), what="the AI's answer")

@@ -10,7 +10,7 @@ import pytest
 from ai.api import GameInput, Limits, SearchResult, get_level
 from bot.pool import AiPool, move_time
 from bot.settings import Settings
-from tests.bot.games.conftest import Harness, board_state, eventually, make_settings
+from tests.bot.games.conftest import Harness, board_state, eventually, make_settings, play_ai
 
 
 class RecordingPool(AiPool):
@@ -40,8 +40,7 @@ async def first_ai_move(harness: Harness, options: dict[str, Any]) -> tuple[str,
     """``/checkers play`` as White, so the AI opens; wait for its move on the board; the level and limits it had."""
     pool = harness.pool
     assert isinstance(pool, RecordingPool)
-    reply = await harness.command(harness.user("alice"), "play", {"colour": "white", **options})
-    board = reply.message
+    board = await play_ai(harness, harness.user("alice"), {"colour": "white", **options})
     await eventually(lambda: board_state(board) is not None, within=60, what="the AI's first move on the board")
     (asked,) = pool.asked
     return asked

@@ -4,7 +4,15 @@ shows timeouts and expired challenges on the messages people are looking at."""
 from __future__ import annotations
 
 from bot.emulator import Message
-from tests.bot.games.conftest import Harness, board_state, component, custom_ids, description
+from tests.bot.games.conftest import (
+    Harness,
+    board_state,
+    component,
+    custom_ids,
+    description,
+    game_thread,
+    play_ai,
+)
 from tests.bot.games.test_challenge import start_game
 from tests.support import eventually
 
@@ -25,7 +33,7 @@ async def test_a_game_in_its_thread_is_filed_there_and_leaves_the_channel_free(h
     carol = harness.user("carol")
     refused = (await harness.command(carol, "play", {"level": "easy"}, channel=thread)).message
     assert refused.ephemeral and "already has a game" in refused.content
-    here = (await harness.command(carol, "play", {"level": "easy"})).message
+    here = await play_ai(harness, carol)
     assert board_state(here) is not None, "the parent channel takes a game of its own"
 
 
@@ -97,9 +105,10 @@ def _public(messages: list[Message]) -> list[Message]:
 async def test_after_a_restart_a_timeout_edits_the_old_board(harness: Harness) -> None:
     emulator = harness.emulator
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy"})).message
+    board = await play_ai(harness, alice)
     assert board_state(board) is not None
-    posted = len(_public(emulator.messages()))
+    thread = game_thread(harness, board)
+    posted = len(_public(emulator.messages(thread)))
 
     await harness.restart()
     assert harness.service is not None
@@ -107,8 +116,8 @@ async def test_after_a_restart_a_timeout_edits_the_old_board(harness: Harness) -
     await harness.service.sweep()
     await eventually(lambda: board.content == "Game over.", what="the old board showing the timeout")
     assert "time" in description(board).lower() and custom_ids(board) == []
-    await eventually(lambda: any("🏁" in m.content for m in emulator.messages()), what="the result")
-    extra = _public(emulator.messages())[posted:]
+    await eventually(lambda: any("🏁" in m.content for m in emulator.messages(thread)), what="the result")
+    extra = _public(emulator.messages(thread))[posted:]
     assert [m for m in extra if board_state(m) is not None or m.embeds] == [], "no second board was posted"
 
 

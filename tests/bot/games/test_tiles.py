@@ -16,7 +16,7 @@ from bot.games._board import board_grid
 from bot.games._theme import TWEMOJI, UNICODE, TileTheme
 from bot.games._tiles import MIN_CONTRAST, PALETTE, contrast, luminance
 from core import Board, Color
-from tests.bot.games.conftest import Harness, description, play_first_move
+from tests.bot.games.conftest import Harness, description, play_ai, play_first_move
 from tests.support import eventually
 
 TILE = re.compile(r"<:(km\d+_\w+):(\d+)>")
@@ -168,7 +168,7 @@ async def test_the_bot_uploads_its_tiles_once_and_draws_the_board_with_them(harn
     uploaded = {e.name: e.id for e in emojis.emojis.values()}
     assert set(uploaded) == {tile.name for tile in _tiles.tiles()}
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy", "think": 0.05})).message
+    board = await play_ai(harness, alice, {"level": "easy", "think": 0.05})
     assert all(uploaded[name] == int(id_) for name, id_ in tiles_of(board)) and len(tiles_of(board)) == 81
     assert "km1_d14" in {name for name, _ in tiles_of(board)}, "empty dark squares show their numbers"
 
@@ -182,7 +182,7 @@ async def test_without_its_tiles_the_bot_draws_unicode_and_marks_the_last_move(h
     emojis.limit = 5  # the application's emoji limit is reached after five tiles
     await harness.restart()
     alice = harness.user("alice")
-    board = (await harness.command(alice, "play", {"level": "easy", "think": 0.05})).message
+    board = await play_ai(harness, alice, {"level": "easy", "think": 0.05})
     assert tiles_of(board) == [] and UNICODE.dark in description(board)
     await play_first_move(harness, alice, board)
     await eventually(

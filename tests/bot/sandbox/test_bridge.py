@@ -17,7 +17,9 @@ from tests.bot.sandbox.conftest import PageSocket, Update, board_version, compon
 EPHEMERAL = 1 << 6
 
 
-def board_of(page: PageSocket) -> Update:
+async def board_of(page: PageSocket) -> Update:
+    """The newest board on the page (a game's board comes into its thread just after the command's answer)."""
+    await page.wait_for(lambda u: board_version(u.get("message") or {}) is not None, what="a board")
     boards = [m for m in page.messages().values() if board_version(m) is not None]
     assert boards, "no board with a piece menu on the page"
     return boards[-1]
@@ -75,7 +77,7 @@ async def test_a_game_through_the_socket_with_ephemeral_refusals_only_for_their_
     bob = await connect("bob")
     answer = await alice.act("invoke", path=["checkers", "play"], options={"level": "easy"})
     assert answer["type"] == "done", answer
-    board = board_of(alice)
+    board = await board_of(alice)
     assert board["embeds"] and not board["flags"] & EPHEMERAL
     await bob.wait_for(lambda u: u.get("message", {}).get("id") == board["id"], what="the board on bob's page")
     before = board_version(board)
@@ -138,7 +140,7 @@ async def test_refusals_come_back_as_errors_and_the_socket_stays_open(connect: A
 
     # a component the message does not have, on a real message
     await page.act("invoke", path=["checkers", "play"], options={"level": "easy"})
-    board = board_of(page)
+    board = await board_of(page)
     answer = await page.act(
         "select", message=board["id"], custom_id=component(board, "km:p:")["custom_id"], values=["99"]
     )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from bot.sandbox_runtime import SandboxRuntime
+from bot.service import plural
 from core import Board, read_pdn
 from tests.bot.sandbox.conftest import ARTIFACTS, make_settings
 
@@ -135,10 +136,13 @@ async def test_a_newcomer_plays_easy_to_the_end_then_reads_the_ladder_and_the_re
     await command(page, "/checkers play colour:green")
     await page.wait_for_selector(".toast:has-text('not one of its choices')")
 
-    # /checkers play level:easy, the level chosen from the bot's autocomplete
+    # /checkers play level:easy, the level chosen from the bot's autocomplete; the game is in its own thread
     await command(page, "/checkers play level:eas", pick="easy")
+    notice = page.locator(".msg:has(.thread-card)").last
+    await notice.wait_for()
+    assert "alice used /checkers play" in str(await notice.locator(".ref").text_content())
+    await notice.locator(".thread-card").click()
     board_id = await newest_board(page)
-    assert "alice used /checkers play" in str(await page.locator(f'.msg[data-id="{board_id}"] .ref').text_content())
     await play_move(page, board_id)
 
     # bob may not move alice's pieces: the bot refuses him in a message only he sees
@@ -169,6 +173,7 @@ async def test_a_newcomer_plays_easy_to_the_end_then_reads_the_ladder_and_the_re
     await page.screenshot(path=ARTIFACTS / "sandbox-game-over.png")
 
     # a rated game of alice and bob in its own thread, so the ladder has rows
+    await page.locator(".channel[data-name='checkers']").click()
     await command(page, "/checkers challenge opponent:bob")
     accept = page.locator('button[data-custom-id^="km:c:accept"]').last
     await accept.wait_for()
@@ -208,7 +213,7 @@ async def test_a_newcomer_plays_easy_to_the_end_then_reads_the_ladder_and_the_re
     from_page = []
     for row in rows:
         rank, name, rating, games = [await cell.inner_text() for cell in await row.locator("td").all()]
-        from_page.append(f"{rank}. {name}: {rating} ({games} games)")
+        from_page.append(f"{rank}. {name}: {rating} ({plural(int(games), 'game')})")
     assert from_page == from_bot
 
     # the replay shows every position of the finished game against easy

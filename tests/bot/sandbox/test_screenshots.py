@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import statistics
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,10 @@ TILES = """(id) => [...document.querySelectorAll(`.msg[data-id="${id}"] .embed-d
 })"""
 
 
+THREAD_LINK = re.compile(r"<#(?P<id>\d+)>")
+"""A channel mention: the command's answer links to the game's thread."""
+
+
 def player_option(message: Message, prefix: str) -> tuple[str, str]:
     """The custom id and first option of the message's select menu whose custom id starts with ``prefix``."""
     select = next(c for c in message.iter_components() if str(c.get("custom_id", "")).startswith(prefix))
@@ -51,7 +56,11 @@ async def played_board(sandbox: SandboxRuntime) -> Message:
     """Alice plays the AI from :data:`POSITION`; returns the board once the AI has answered."""
     emulator = sandbox.emulator
     alice = emulator.user("alice")
-    board = (await emulator.invoke(alice, ["checkers", "play"], {"level": "easy", "position": POSITION})).message
+    notice = (await emulator.invoke(alice, ["checkers", "play"], {"level": "easy", "position": POSITION})).message
+    await eventually(lambda: THREAD_LINK.search(notice.content) is not None, what="the link to the game's thread")
+    thread = emulator.state.channels[int(THREAD_LINK.search(notice.content)["id"])]  # type: ignore[index]
+    await eventually(lambda: bool(emulator.messages(thread)), what="the board in the game's thread")
+    board = emulator.messages(thread)[0]
     for prefix in ("km:p:", "km:m:"):
         custom_id, value = player_option(board, prefix)
         await emulator.select(alice, board, custom_id, [value])
@@ -119,6 +128,7 @@ async def test_the_board_reads_at_a_glance_on_desktop_and_phone_in_both_themes(
             await page.wait_for_selector('body[data-ready="1"]')
             background = await page.evaluate("() => getComputedStyle(document.body).backgroundColor")
             assert background == ("rgb(49, 51, 56)" if scheme == "dark" else "rgb(255, 255, 255)"), background
+            await page.locator(".msg:has(.thread-card) .thread-card").last.click()  # into the game's thread
             await check_view(page, str(board.id), view, scheme)
             assert errors == []
         finally:

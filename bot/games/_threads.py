@@ -1,0 +1,102 @@
+"""Every game in a thread of its own, where the channel allows threads: many games side by side in one channel.
+
+A game started by a slash command (``/checkers play``, ``watch``, ``rematch``) gets a public thread opened from a
+short message that answers the command in the channel and links to the thread; an accepted challenge gets one opened
+from the challenge's message (:mod:`bot.games._handlers`). The thread is opened only once the service has checked the
+request (it is the service's :data:`~bot.service._service.Room`), so a refused request leaves nothing behind, and the
+game is filed under the thread from its first write. Where threads are not allowed (inside a thread, in a channel whose
+permissions forbid them, with ``GAME_THREADS`` off) the game is played in the channel, which holds one at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any, Final, Literal
+
+import discord
+
+from bot.games import _messages as say
+from bot.games._keeper import BoardKeeper
+from bot.games._respond import send
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+
+ARCHIVE_AFTER: Final[Literal[10080]] = 10080
+"""Minutes of quiet before Discord hides a game's thread: a week, the longest time a move may take."""
+
+
+def thread_name(first: str, second: str) -> str:
+    """The name of a game's thread (the game is filed under the thread's id, not its name)."""
+    return f"{first[:45]} vs {second[:45]}"[:100]
+
+
+def threads_allowed(interaction: Interaction, enabled: bool) -> bool:
+    """True when a game started by ``interaction`` may get a thread: threads are on (``GAME_THREADS``), the channel
+    is a text channel (not a thread: threads do not nest), and the bot may open threads and write in them there."""
+    if not enabled or not isinstance(interaction.channel, discord.TextChannel):
+        return False
+    allowed = interaction.app_permissions
+    return allowed.create_public_threads and allowed.send_messages_in_threads
+
+
+async def close_thread(thread: discord.Thread) -> None:
+    """Archive and lock a thread whose game was not started after all."""
+    with contextlib.suppress(discord.HTTPException):
+        await thread.edit(archived=True, locked=True)
+
+
+class CommandThread:
+    """The room of a game started by a slash command: called by the service once the request is checked, it answers
+    the command with a short message in the channel and opens a public thread from it, where the game is filed
+    (None if Discord refuses the thread: the game is then played in the channel). :meth:`abandon` tidies up when the
+    game is refused after all; :meth:`announce` makes the message link to the game's thread."""
+
+    def __init__(self, interaction: Interaction, name: str, boards: BoardKeeper) -> None:
+        self._interaction = interaction
+        self._boards = boards
+        self.name = name
+        """The thread's name (see :func:`thread_name`)."""
+        self._stack = contextlib.AsyncExitStack()
+        self.thread: discord.Thread | None = None
+        """The game's thread, once opened."""
+
+    async def __aenter__(self) -> CommandThread:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def __call__(self) -> int | None:
+        interaction = self._interaction
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)  # see threads_allowed
+        message_id = await send(interaction, content=say.opening_thread(self.name))
+        try:
+            if message_id is None:
+                raise discord.ClientException("Discord did not say which message answered the command")
+            message = channel.get_partial_message(message_id)
+            self.thread = await message.create_thread(name=self.name, auto_archive_duration=ARCHIVE_AFTER)
+        except (discord.HTTPException, discord.ClientException) as exc:
+            log.warning("could not open a thread for a game in %s, playing in the channel: %s", channel.id, exc)
+            await self._delete_message()
+            return None
+        # an AI's first move arriving before the board is posted waits for it (instead of posting a second board)
+        await self._stack.enter_async_context(self._boards.opening(self.thread.id))
+        return self.thread.id
+
+    async def announce(self, text: str) -> None:
+        """Show ``text`` (which links to the thread) in the message the thread was opened from."""
+        await self._interaction.edit_original_response(content=text)
+
+    async def abandon(self) -> None:
+        """The game was refused after its thread was opened: close the thread and delete the message."""
+        if self.thread is not None:
+            await close_thread(self.thread)
+            await self._delete_message()
+            self.thread = None
+
+    async def _delete_message(self) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self._interaction.delete_original_response()

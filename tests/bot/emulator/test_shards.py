@@ -60,6 +60,9 @@ class ShardBot(commands.AutoShardedBot):
         self.second_answer: discord.HTTPException | None = None
         self.runner: asyncio.Task[None] | None = None
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """No 5 s pause between the shards' IDENTIFYs: the emulator has no identify rate limit."""
+
     async def setup_hook(self) -> None:
         self.add_dynamic_items(WhoButton)
 

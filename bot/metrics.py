@@ -37,11 +37,18 @@ class Metrics:
         self.interaction_errors = counter(
             "kingme_interaction_errors", "Interactions answered with an error message", ["kind"]
         )
+        self.sweeper_lease = gauge("kingme_sweeper_lease_held", "1 while this process holds the sweeper's lease")
+        self.sweeps = gauge("kingme_sweeps", "Sweeps this process has run since it started")
 
     def bind_ai(self, queue_depth: Callable[[], float], busy_workers: Callable[[], float]) -> None:
         """Read the AI pool's queue depth and busy workers at scrape time."""
         self.ai_queue_depth.set_function(queue_depth)
         self.ai_busy_workers.set_function(busy_workers)
+
+    def bind_sweeper(self, holds_lease: Callable[[], bool], runs: Callable[[], int]) -> None:
+        """Read whether this process runs the sweeps, and how many it ran, at scrape time."""
+        self.sweeper_lease.set_function(lambda: float(holds_lease()))
+        self.sweeps.set_function(lambda: float(runs()))
 
     def count_events(self, events: Sequence[Event]) -> None:
         """Count the moves (``kingme_moves_total{player}``, ``human`` or ``ai``) and the endings

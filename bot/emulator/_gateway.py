@@ -272,12 +272,11 @@ class Gateway:
                 if session.intents & GUILD_MESSAGES_INTENT and session.owns(message.guild_id):
                     session.push(name, full if self._may_read(session, message) else _without_content(full))
         elif event.channel is not None:
-            data = self.payloads.channel(event.channel)
-            guild_id = event.channel.guild_id
+            thread: JSON = self.payloads.channel(event.channel)
             if event.kind == "thread_create":
-                data |= {"newly_created": True}
+                thread["newly_created"] = True
             name = "THREAD_CREATE" if event.kind == "thread_create" else "THREAD_UPDATE"
-            self.dispatch(name, data, intent=GUILDS_INTENT, guild_id=guild_id)
+            self.dispatch(name, thread, intent=GUILDS_INTENT, guild_id=event.channel.guild_id)
 
     def _may_read(self, session: _Session, message: Message) -> bool:
         """Without the message content intent a bot reads only its own messages and those mentioning it."""

@@ -1,8 +1,9 @@
 """King Me as a cluster: two ``kingme run`` processes (``SHARD_COUNT=2``, ``SHARD_IDS=0`` and ``1``) on one
 redis-server, connected to one Discord emulator with a guild on each shard. Games in both guilds are played to their
 end by clicks; every interaction is delivered once, over its guild's shard, and answered once within 3 s; the process
-holding the sweeper's lease is killed, the sweeper moves to the other one, and the restarted process answers the
-buttons it sent before it died. Neither console ever says discord.py's "Can't keep up"."""
+holding the sweeper's lease is killed while its AI thinks a move, the sweeper moves to the other one, and the restarted
+process makes that move on the board it had sent and answers the buttons it sent before it died. Neither console ever
+says discord.py's "Can't keep up"."""
 
 from __future__ import annotations
 
@@ -18,10 +19,12 @@ from typing import Any
 
 import aiohttp
 import pytest
+import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.emulator import Channel, DiscordEmulator, Message, User, shard_of
 from bot.redis_process import EmbeddedRedis
+from bot.store import RedisGameStore
 from tests.support import eventually
 
 SHARDS = 2
@@ -30,6 +33,9 @@ HEARTBEAT_INTERVAL = 10.5
 """Seconds between heartbeats: just over the 10 s at which discord.py reports "Can't keep up", so a heartbeat
 acknowledged too early would show in the consoles."""
 STARTUP = 90.0
+LONG_THOUGHT = 6.0
+"""Seconds the AI thinks its move in the game whose process is killed meanwhile (the other games' level is easy,
+which takes no time)."""
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {0: ("bob", "carol"), 1: ("dave", "erin")}
 """Who challenges whom in each shard's guild (two people have one game at a time between them)."""
@@ -62,7 +68,7 @@ class BotProcess:
             "KINGME_DATA": str(home / "data"),
             "USE_THREADS": "true",
             "AI_WORKERS": "1",
-            "AI_THINK_TIME_MAX": "0.05",
+            "AI_THINK_TIME_MAX": str(LONG_THOUGHT),
             "SWEEP_INTERVAL": str(SWEEP_INTERVAL),
             "EXHIBITION_MOVE_DELAY": "0",
             "ONE_GAME_PER_CHANNEL": "false",  # a game against the AI and a challenge side by side
@@ -223,6 +229,8 @@ async def test_two_shard_processes_share_the_games_and_the_sweeper(
     guilds = [g for g in emulator.state.guilds if g != emulator.guild.id]
     channels = {shard_of(c.guild_id, SHARDS): c for c in emulator.state.channels.values() if c.guild_id in guilds}
     assert sorted(channels) == [0, 1], "a guild on each shard"
+    redis = aioredis.Redis.from_url(redis_server.url)
+    store = RedisGameStore(redis)
     async with aiohttp.ClientSession() as http:
         try:
             # shard 0 first, so it takes the sweeper's lease; then shard 1, which must leave the sweeping to it
@@ -239,7 +247,18 @@ async def test_two_shard_processes_share_the_games_and_the_sweeper(
                 await shard_games.open()
                 await shard_games.moves()
 
-            # the sweeper's holder dies: the other process takes the sweeps over
+            # the sweeper's holder dies while its AI thinks a move: the other process takes the sweeps over
+            interrupted = (
+                await emulator.invoke(
+                    emulator.user("carol"),
+                    ["checkers", "play"],
+                    {"level": "steady", "colour": "white", "think": LONG_THOUGHT},
+                    channel=channels[0],
+                )
+            ).message
+            assert version(interrupted) == -1, "the AI (Black) is to move"
+            game_id = control(interrupted, "km:b:resign:")["custom_id"].split(":")[3]
+            await eventually(lambda: _board_recorded(store, game_id), 10, "the board recorded with the game")
             bots[0].kill()
             await eventually(lambda: emulator.gateway.shards == [(1, SHARDS)], 10, "shard 0 disconnected")
             await eventually(lambda: _holds(bots[1], http), 10, "shard 1 taking over the sweeper")
@@ -249,13 +268,16 @@ async def test_two_shard_processes_share_the_games_and_the_sweeper(
             bots[0].start()
             await eventually(lambda: bots[0].ready(http), STARTUP, "shard 0's process ready again")
             await _only_one_sweeps(bots[1], bots[0], http)
+            await eventually(lambda: version(interrupted) >= 1, 3 * LONG_THOUGHT, "the interrupted AI turn resumed")
+            await resign_by_clicks(emulator, emulator.user("carol"), interrupted)
             for shard_games in games.values():
                 await shard_games.moves()
                 await shard_games.finish()
 
             records = list(emulator.state.interactions.values())
-            # each guild: 3 to open its games and 4 to resign them; 4 a round of moves, 5 rounds in all
-            assert len(records) == SHARDS * (3 + 4) + 5 * 4
+            # each guild: 3 to open its games and 4 to resign them; 4 a round of moves, 5 rounds in all; 3 for the
+            # game whose AI was interrupted
+            assert len(records) == SHARDS * (3 + 4) + 5 * 4 + 3
             for record in records:
                 guild_id = emulator.state.channels[record.channel_id].guild_id
                 where = f"interaction {record.name!r} in shard {shard_of(guild_id, SHARDS)}'s guild"
@@ -269,10 +291,16 @@ async def test_two_shard_processes_share_the_games_and_the_sweeper(
         finally:
             for bot in bots:
                 bot.stop()
+            await redis.aclose()
     for bot in bots:
         console = bot.console.read_text(errors="replace")
         assert "running shards" in console
         assert "Traceback" not in console and "Can't keep up" not in console, console
+
+
+async def _board_recorded(store: RedisGameStore, game_id: str) -> bool:
+    game = await store.load_game(game_id)
+    return game is not None and game.board_message is not None
 
 
 async def _holds(bot: BotProcess, http: aiohttp.ClientSession) -> bool:

@@ -83,13 +83,7 @@ class DiscordEmulator:
         )
         writer = MessageWriter(self.state, self.bot_user)
         self.rest = RestApi(
-            self.state,
-            self.payloads,
-            self.gateway,
-            writer,
-            token=self.token,
-            bot_user=self.bot_user,
-            shards=shards,
+            self.state, self.payloads, self.gateway, writer, token=self.token, bot_user=self.bot_user, shards=shards
         )
         self.callbacks = InteractionApi(
             self.state,

@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import aiohttp
@@ -105,18 +105,20 @@ def _shard_of(interaction: discord.Interaction[Any]) -> int | None:
 
 
 @pytest.fixture
-async def emulator() -> AsyncIterator[DiscordEmulator]:
-    """A Discord that recommends two shards, with one more guild on each of them (three in all)."""
-    emu = DiscordEmulator(shards=SHARDS, answer_timeout=3.0)
-    emu.add_guild("Shard Zero Club", shard=(0, SHARDS))
-    emu.add_guild("Shard One Club", shard=(1, SHARDS))
-    await emu.start()
-    try:
-        with patch_discordpy(emu):
-            yield emu
-    finally:
-        await emu.stop()
-    assert emu.rest.unhandled == [], "discord.py called routes the emulator does not serve"
+def emulator_answer_timeout() -> float:
+    return 3.0
+
+
+@pytest.fixture
+def emulator_options() -> dict[str, Any]:
+    return {"shards": SHARDS}
+
+
+@pytest.fixture(autouse=True)
+def guild_on_each_shard(emulator: DiscordEmulator) -> None:
+    """One more guild on each shard (three in all), before any bot connects."""
+    for shard in range(SHARDS):
+        emulator.add_guild(f"Shard {shard} Club", shard=(shard, SHARDS))
 
 
 def guilds_on(emulator: DiscordEmulator, shard: int) -> set[int]:

@@ -38,6 +38,8 @@ class Metrics:
         self.interaction_errors = counter(
             "kingme_interaction_errors", "Interactions answered with an error message", ["kind"]
         )
+        self.sweeper_lease = gauge("kingme_sweeper_lease_held", "1 while this process holds the sweeper's lease")
+        self.sweeps = gauge("kingme_sweeps", "Sweeps this process has run since it started")
 
     def bind_ai(
         self,
@@ -50,6 +52,11 @@ class Metrics:
         self.ai_busy_workers.set_function(busy_workers)
         if live_workers is not None:
             self.ai_live_workers.set_function(live_workers)
+
+    def bind_sweeper(self, holds_lease: Callable[[], bool], runs: Callable[[], int]) -> None:
+        """Read whether this process runs the sweeps, and how many it ran, at scrape time."""
+        self.sweeper_lease.set_function(lambda: float(holds_lease()))
+        self.sweeps.set_function(lambda: float(runs()))
 
     def count_events(self, events: Sequence[Event]) -> None:
         """Count the moves (``kingme_moves_total{player}``, ``human`` or ``ai``) and the endings

@@ -4,6 +4,9 @@ reverse.
     embedded redis-server (when REDIS_URL is unset) -> Redis client -> AI pool -> game service -> sweeper
     -> web server (/healthz, /metrics) -> Discord bot
 
+With ``SHARD_COUNT`` the bot is discord.py's ``AutoShardedBot`` running the shards ``SHARD_IDS`` (all, when unset), one
+process of several on one Redis; the sweeper then sweeps in whichever process holds its lease in Redis.
+
 A failure to start (no token, a token Discord refuses, Redis unreachable, no redis-server, the HTTP port taken, ...)
 is a :class:`StartupError` whose message is one line for the operator. The token is only ever handed to discord.py.
 Running the result as a process (logging, signals, exit status) is :mod:`bot.cli.serve`'s job.
@@ -26,16 +29,18 @@ import aiohttp
 import discord
 import redis.asyncio as aioredis
 from aiohttp.web import Application
+from discord.ext import commands
 from redis.exceptions import RedisError
 
 from bot.app import EventRelay, KingMeBot
+from bot.emulator import point_discordpy
 from bot.metrics import Metrics
 from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, QueueBackend, ThreadChooser
 from bot.public import register_public_routes
 from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
-from bot.store import RedisGameStore, connect
+from bot.store import RedisGameStore, RedisLease, connect
 from bot.web import HealthSource, WebServer, ai_gauges, create_web_app
 
 log = logging.getLogger(__name__)
@@ -54,6 +59,19 @@ SERVICE_STOP_TIMEOUT: Final = 15.0
 
 class StartupError(Exception):
     """The bot cannot start (or its Discord connection failed for good); the message is one line for the operator."""
+
+
+class ShardedKingMeBot(KingMeBot, commands.AutoShardedBot):
+    """:class:`KingMeBot` on discord.py's ``AutoShardedBot``: the shards ``SHARD_IDS`` of ``SHARD_COUNT``, each its own
+    gateway connection, in this process. Nothing of a game lives in the process, so any process may own any shard."""
+
+
+def bot_options(settings: Settings) -> dict[str, Any]:
+    """The options that make the bot run the shards of the settings (none when the bot is not sharded)."""
+    shards = settings.shards
+    if shards is None:
+        return {}
+    return {"shard_count": settings.shard_count, "shard_ids": list(shards)}
 
 
 # -- the runtime -------------------------------------------------------------------------------------------------------
@@ -254,9 +272,12 @@ class Runtime:
         counter = self.metrics.count_events  # moves and endings, from the events of every committed step
         self.service = GameService(self.store, chooser, self.settings, sink=self.relay, observers=[counter])
         self._stack.push_async_callback(stop_within, self.service.close, "the game service", SERVICE_STOP_TIMEOUT)
-        self.sweeper = Sweeper(self.service)
-        self.sweeper.start()
-        self._stack.push_async_callback(stop_within, self.sweeper.stop, "the sweeper", SWEEPER_STOP_TIMEOUT)
+        interval = self.settings.sweep_interval
+        lease = RedisLease(self.redis, "sweeper", ttl=Sweeper.lease_seconds(interval))
+        self.sweeper = sweeper = Sweeper(self.service, interval, lease=lease)
+        self.metrics.bind_sweeper(lambda: sweeper.holds_lease, lambda: sweeper.runs)
+        sweeper.start()
+        self._stack.push_async_callback(stop_within, sweeper.stop, "the sweeper", SWEEPER_STOP_TIMEOUT)
 
     async def _count_active_games(self) -> None:
         assert self.store is not None
@@ -293,7 +314,17 @@ class Runtime:
         # King Me has no voice features: spare the operator discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        bot = KingMeBot(self.service, self.settings, metrics=self.metrics, relay=self.relay, **self._bot_options)
+        if self.settings.discord_emulator_url is not None:
+            try:
+                self._stack.enter_context(point_discordpy(self.settings.discord_emulator_url))
+            except ValueError as exc:
+                raise StartupError(f"DISCORD_EMULATOR_URL: {exc}") from None
+            log.warning("connecting to the Discord emulator at %s, not to Discord", self.settings.discord_emulator_url)
+        options = bot_options(self.settings) | self._bot_options
+        bot_class = ShardedKingMeBot if self.settings.shards is not None else KingMeBot
+        bot = bot_class(self.service, self.settings, metrics=self.metrics, relay=self.relay, **options)
+        if self.settings.shards is not None:
+            log.info("running shards %s of %d", ",".join(map(str, self.settings.shards)), self.settings.shard_count)
         self.bot = bot
         self._stack.push_async_callback(self._close_bot)
         try:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 MINUTE = 60.0
 DAY = 86400.0
@@ -68,12 +68,55 @@ class Settings(BaseSettings):
     threads (``GAME_THREADS``); off, games stay in the channel, one at a time."""
     game_retention_days: float | None = Field(default=None, gt=0)
     """Days a finished game is kept (then the sweeper deletes it); unset keeps them for ever, as the history."""
+    shard_count: int | None = Field(default=None, ge=1)
+    """How many gateway shards the bot has in all, across its processes (``SHARD_COUNT``); unset: no sharding."""
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    """The shards this process runs, comma-separated (``SHARD_IDS=0,1``); unset: all ``SHARD_COUNT`` of them."""
+    discord_emulator_url: str | None = None
+    """Tests and the sandbox only: a local Discord emulator (``http://127.0.0.1:PORT``) to connect to, not Discord."""
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shard_ids(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if not all(part.isdigit() for part in parts):
+            raise ValueError(f"must be shard numbers separated by commas, like 0,1, not {value!r}")
+        return tuple(int(part) for part in parts) or None
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _check_shard_ids(cls, ids: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        if ids is None:
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("needs SHARD_COUNT, the number of shards of every process together")
+        wrong = sorted({i for i in ids if i >= count})
+        if wrong:
+            raise ValueError(f"{wrong[0]} is not a shard of SHARD_COUNT={count} (shards are numbered 0 to {count - 1})")
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"names a shard twice ({','.join(map(str, ids))})")
+        if len(ids) < count and info.data.get("redis_url") is None:
+            raise ValueError(
+                "runs only some of the shards, so the processes that run the others must share this one's Redis: "
+                "set REDIS_URL"
+            )
+        return tuple(sorted(ids))
 
     @model_validator(mode="after")
     def _check_ranges(self) -> Settings:
         if not self.turn_time_min <= self.turn_time_default <= self.turn_time_max:
             raise ValueError("TURN_TIME_DEFAULT must lie between TURN_TIME_MIN and TURN_TIME_MAX")
         return self
+
+    @property
+    def shards(self) -> tuple[int, ...] | None:
+        """The shards this process runs, or None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
 
     def summary(self) -> str:
         """A one-line description for the startup log, without secrets."""
@@ -83,4 +126,5 @@ class Settings(BaseSettings):
             ai = "ai on the job queue"
         else:
             ai = f"ai workers {self.ai_workers}{' (threads)' if self.use_threads else ''}"
-        return f"token {token}, redis {redis}, data {self.kingme_data}, {ai}, http port {self.http_port}"
+        shards = "" if self.shards is None else f", shards {','.join(map(str, self.shards))} of {self.shard_count}"
+        return f"token {token}, redis {redis}, data {self.kingme_data}, {ai}, http port {self.http_port}{shards}"

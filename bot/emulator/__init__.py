@@ -8,7 +8,7 @@ discord.py client logs in to, over an in-process model of one guild.
 """
 
 from ._interactions import InteractionHandle, Reply
-from ._patch import patch_discordpy
+from ._patch import patch_discordpy, point_discordpy
 from ._server import DiscordEmulator
 from ._state import (
     Attachment,
@@ -19,7 +19,9 @@ from ._state import (
     InteractionRecord,
     Message,
     RegisteredCommand,
+    Shard,
     User,
+    shard_of,
 )
 
 __all__ = [
@@ -34,6 +36,9 @@ __all__ = [
     "Message",
     "RegisteredCommand",
     "Reply",
+    "Shard",
     "User",
     "patch_discordpy",
+    "point_discordpy",
+    "shard_of",
 ]

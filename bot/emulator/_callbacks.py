@@ -65,6 +65,7 @@ class InteractionApi:
         record = self.state.interactions.get(int(request.match_info["interaction"]))
         if record is None or record.token != request.match_info["token"]:
             raise ApiError(404, 10062, "Unknown interaction")
+        record.callbacks += 1
         if record.answered:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         now = self.clock()

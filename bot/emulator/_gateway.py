@@ -3,6 +3,15 @@
 Frames are plain JSON text; discord.py asks for zlib-stream compression but only inflates binary frames.
 Every dispatch goes through a session's outbox in order, and is kept in a backlog so a client that
 reconnects with RESUME receives what it missed.
+
+Shards work as on Discord: an IDENTIFY with ``shard: [id, count]`` makes a session that owns the guilds with
+``(guild_id >> 22) % count == id``; its READY lists, and GUILD_CREATE, guild events and interactions reach it
+for, only those guilds. A session without ``shard`` owns every guild.
+
+Heartbeats are acknowledged after ``heartbeat_ack_delay``, a network round trip, as Discord's are: discord.py
+notes the time it sent a heartbeat only once the send has returned to its keep-alive thread, and an ACK that
+arrives before that (an emulator on the same host answers in microseconds) is measured from the heartbeat
+before, which it reports as "Can't keep up, ... 41.2s behind".
 """
 
 from __future__ import annotations
@@ -19,16 +28,18 @@ from dataclasses import dataclass, field
 from aiohttp import WSMsgType, web
 
 from ._payloads import PayloadBuilder
-from ._state import JSON, EmulatorEvent, EmulatorState, Message, User
+from ._state import JSON, EmulatorEvent, EmulatorState, Message, Shard, User, shard_of
 
 _log = logging.getLogger(__name__)
 
 # gateway opcodes
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+INVALID_SHARD = 4010  # close code
 GUILDS_INTENT, GUILD_MESSAGES_INTENT, MESSAGE_CONTENT_INTENT = 1 << 0, 1 << 9, 1 << 15
 _BACKLOG = 1000
 RESUME_WINDOW = 30.0  # seconds a dropped session stays resumable
+HEARTBEAT_ACK_DELAY = 0.05  # seconds: a round trip to Discord
 
 
 class _Connection:
@@ -63,7 +74,7 @@ class _Connection:
 class _Session:
     id: str
     intents: int
-    shard: tuple[int, int] | None
+    shard: Shard | None
     conn: _Connection | None = None
     disconnected_at: float = 0.0
     seq: int = 0
@@ -75,6 +86,10 @@ class _Session:
         self.backlog.append(frame)
         if self.conn is not None:
             self.conn.send(frame)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True when this session's shard is the one of ``guild_id`` (every guild for an unsharded session)."""
+        return self.shard is None or guild_id is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
 
 
 class Gateway:
@@ -88,6 +103,7 @@ class Gateway:
         token: str,
         bot_user: User,
         heartbeat_interval: float = 41.25,
+        heartbeat_ack_delay: float = HEARTBEAT_ACK_DELAY,
     ) -> None:
         self.state = state
         self.payloads = payloads
@@ -95,10 +111,12 @@ class Gateway:
         self.url = ""  # ws://host:port/gateway/, set when the server listens
         self._token = token
         self._heartbeat_ms = int(heartbeat_interval * 1000)
+        self._ack_delay = heartbeat_ack_delay
         self._sessions: dict[str, _Session] = {}
         self._connections: set[_Connection] = set()
         self.identifies = 0
         self.resumes = 0
+        self.heartbeats = 0
 
     @property
     def connected(self) -> bool:
@@ -106,10 +124,20 @@ class Gateway:
         return any(s.conn is not None for s in self._sessions.values())
 
     @property
+    def shards(self) -> list[Shard | None]:
+        """The shard of each live, identified connection (None: unsharded)."""
+        return [s.shard for s in self._sessions.values() if s.conn is not None]
+
+    @property
     def reachable(self) -> bool:
         """True when events can reach a client: live, or resumable after a dropped connection."""
         self._prune()
         return bool(self._sessions)
+
+    def reaches(self, guild_id: int) -> bool:
+        """True when the events of ``guild_id`` can reach the session of its shard (live or resumable)."""
+        self._prune()
+        return any(s.owns(guild_id) for s in self._sessions.values())
 
     def _prune(self) -> None:
         now = time.monotonic()
@@ -131,7 +159,8 @@ class Gateway:
                 frame = json.loads(msg.data)
                 op, data = frame.get("op"), frame.get("d")
                 if op == HEARTBEAT:
-                    conn.send({"op": HEARTBEAT_ACK})
+                    self.heartbeats += 1
+                    asyncio.get_running_loop().call_later(self._ack_delay, conn.send, {"op": HEARTBEAT_ACK})
                 elif op == IDENTIFY:
                     session = await self._identify(conn, data)
                 elif op == RESUME:
@@ -151,8 +180,11 @@ class Gateway:
         if data.get("token") != self._token:
             await conn.close(code=4004)
             return None
+        shard = _shard(data.get("shard"))
+        if "shard" in data and shard is None:
+            await conn.close(code=INVALID_SHARD)
+            return None
         self.identifies += 1
-        shard = (int(data["shard"][0]), int(data["shard"][1])) if "shard" in data else None
         for stale in [s for s in self._sessions.values() if s.conn is None and s.shard == shard]:
             del self._sessions[stale.id]
         session = _Session(secrets.token_hex(16), int(data.get("intents", 0)), shard, conn)
@@ -160,7 +192,7 @@ class Gateway:
         ready: JSON = {
             "v": 10,
             "user": self.payloads.user(self.bot_user) | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.state.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.state.guilds if session.owns(g)],
             "session_id": session.id,
             "resume_gateway_url": self.url,
             "session_type": "normal",
@@ -174,7 +206,8 @@ class Gateway:
             ready["shard"] = data["shard"]
         session.push("READY", ready)
         for guild in self.state.guilds.values():
-            session.push("GUILD_CREATE", self.payloads.guild(guild))
+            if session.owns(guild.id):
+                session.push("GUILD_CREATE", self.payloads.guild(guild))
         return session
 
     def _resume(self, conn: _Connection, data: JSON) -> _Session | None:
@@ -199,7 +232,7 @@ class Gateway:
         requested = data.get("guild_id")
         for guild_id in requested if isinstance(requested, list) else [requested]:
             guild = self.state.guilds.get(int(guild_id or 0))
-            if guild is not None:
+            if guild is not None and session.owns(guild.id):
                 members = [self.payloads.member(u, guild) for u in self.state.guild_members(guild)]
                 session.push(
                     "GUILD_MEMBERS_CHUNK",
@@ -212,13 +245,14 @@ class Gateway:
                     },
                 )
 
-    def dispatch(self, event: str, data: JSON, *, intent: int = 0) -> int:
-        """Send an event to every session that asked for ``intent`` (0: always); returns how many."""
+    def dispatch(self, event: str, data: JSON, *, intent: int = 0, guild_id: int | None = None) -> list[Shard | None]:
+        """Send an event to every session that asked for ``intent`` (0: always) and, for an event of ``guild_id``,
+        owns that guild; returns the shards it went to."""
         self._prune()
-        sessions = [s for s in self._sessions.values() if not intent or s.intents & intent]
+        sessions = [s for s in self._sessions.values() if (not intent or s.intents & intent) and s.owns(guild_id)]
         for session in sessions:
             session.push(event, data)
-        return len(sessions)
+        return [s.shard for s in sessions]
 
     def on_state_event(self, event: EmulatorEvent) -> None:
         """The observer that tells the bot what changed: messages, thread creation and updates."""
@@ -230,19 +264,19 @@ class Gateway:
                     "channel_id": str(message.channel_id),
                     "guild_id": str(message.guild_id),
                 }
-                self.dispatch("MESSAGE_DELETE", data, intent=GUILD_MESSAGES_INTENT)
+                self.dispatch("MESSAGE_DELETE", data, intent=GUILD_MESSAGES_INTENT, guild_id=message.guild_id)
                 return
             name = "MESSAGE_CREATE" if event.kind == "message_create" else "MESSAGE_UPDATE"
             full = self.payloads.message(message)
             for session in self._sessions.values():
-                if session.intents & GUILD_MESSAGES_INTENT:
+                if session.intents & GUILD_MESSAGES_INTENT and session.owns(message.guild_id):
                     session.push(name, full if self._may_read(session, message) else _without_content(full))
         elif event.channel is not None:
-            data = self.payloads.channel(event.channel)
+            thread: JSON = self.payloads.channel(event.channel)
             if event.kind == "thread_create":
-                self.dispatch("THREAD_CREATE", data | {"newly_created": True}, intent=GUILDS_INTENT)
-            else:
-                self.dispatch("THREAD_UPDATE", data, intent=GUILDS_INTENT)
+                thread["newly_created"] = True
+            name = "THREAD_CREATE" if event.kind == "thread_create" else "THREAD_UPDATE"
+            self.dispatch(name, thread, intent=GUILDS_INTENT, guild_id=event.channel.guild_id)
 
     def _may_read(self, session: _Session, message: Message) -> bool:
         """Without the message content intent a bot reads only its own messages and those mentioning it."""
@@ -262,6 +296,14 @@ class Gateway:
         for conn in list(self._connections):
             await conn.close(code=1001)
         self._sessions.clear()
+
+
+def _shard(value: object) -> Shard | None:
+    """IDENTIFY's ``shard`` as a pair, or None when it is not ``[id, count]`` with ``0 <= id < count``."""
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, int) for v in value):
+        return None
+    shard_id, count = value
+    return (shard_id, count) if 0 <= shard_id < count else None
 
 
 def _without_content(message: JSON) -> JSON:

@@ -43,6 +43,7 @@ class RestApi:
         *,
         token: str,
         bot_user: User,
+        shards: int = 1,
     ) -> None:
         self.state = state
         self.payloads = payloads
@@ -51,6 +52,7 @@ class RestApi:
         self.bot_user = bot_user
         self.unhandled: list[str] = []
         self._token = token
+        self._shards = shards
 
     def routes(self) -> list[web.RouteDef]:
         """All routes; the catch-all 404 comes last, so register these after any others."""
@@ -248,7 +250,7 @@ class RestApi:
         return json_response(
             {
                 "url": self.gateway.url.rstrip("/"),
-                "shards": 1,
+                "shards": self._shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,

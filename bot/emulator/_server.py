@@ -15,7 +15,7 @@ from aiohttp import web
 
 from ._callbacks import InteractionApi
 from ._emojis import ApplicationEmojis
-from ._gateway import Gateway
+from ._gateway import HEARTBEAT_ACK_DELAY, Gateway
 from ._interactions import InteractionFactory, InteractionHandle
 from ._messages import MessageWriter
 from ._payloads import PayloadBuilder
@@ -26,10 +26,12 @@ from ._state import (
     EmulatorEvent,
     EmulatorState,
     EventKind,
+    Guild,
     Hook,
     InteractionRecord,
     Message,
     RegisteredCommand,
+    Shard,
     User,
 )
 
@@ -43,6 +45,10 @@ class DiscordEmulator:
     ``answer_timeout`` is how long an awaited :class:`InteractionHandle` waits for the bot. A first response
     later than ``response_deadline`` seconds (Discord's 3 s; None: no limit) is refused with "Unknown
     interaction", as Discord does, and the interaction stays unanswered.
+
+    ``shards`` is the shard count ``GET /gateway/bot`` recommends (what ``AutoShardedClient`` runs when not told);
+    a client that identifies with a shard gets the events and interactions of that shard's guilds only
+    (:meth:`add_guild` makes a guild on a chosen shard).
     """
 
     def __init__(
@@ -55,6 +61,8 @@ class DiscordEmulator:
         answer_timeout: float = 5.0,
         response_deadline: float | None = 3.0,
         heartbeat_interval: float = 41.25,
+        heartbeat_ack_delay: float = HEARTBEAT_ACK_DELAY,
+        shards: int = 1,
     ) -> None:
         self.token = token or secrets.token_urlsafe(24)
         self.answer_timeout = answer_timeout
@@ -72,10 +80,11 @@ class DiscordEmulator:
             token=self.token,
             bot_user=self.bot_user,
             heartbeat_interval=heartbeat_interval,
+            heartbeat_ack_delay=heartbeat_ack_delay,
         )
         writer = MessageWriter(self.state, self.bot_user)
         self.rest = RestApi(
-            self.state, self.payloads, self.gateway, writer, token=self.token, bot_user=self.bot_user
+            self.state, self.payloads, self.gateway, writer, token=self.token, bot_user=self.bot_user, shards=shards
         )
         self.emojis = ApplicationEmojis(self.state, self.bot_user)
         """The application's emojis (``emojis.limit`` caps how many it may own)."""
@@ -158,10 +167,17 @@ class DiscordEmulator:
         self.guild.member_ids.append(user.id)
         return user
 
-    def add_channel(self, name: str, *, threads: bool = True) -> Channel:
-        """A new text channel (with ``threads=False``, one whose permissions forbid threads); a bot that is already
-        connected learns of it when it reconnects."""
-        return self.state.add_channel(self.guild, name, threads=threads)
+    def add_channel(self, name: str, *, guild: Guild | None = None, threads: bool = True) -> Channel:
+        """A new text channel of ``guild`` (default the first; with ``threads=False``, one whose permissions forbid
+        threads); a bot that is already connected learns of it when it reconnects."""
+        return self.state.add_channel(guild or self.guild, name, threads=threads)
+
+    def add_guild(self, name: str, *, shard: Shard | None = None) -> Guild:
+        """Another guild, owned by alice, with every user a member; with ``shard`` (``(shard_id, num_shards)``) its
+        id belongs to that shard. A bot learns of it when it connects (or reconnects)."""
+        guild = self.state.add_guild(name, self.user("alice"), shard=shard)
+        guild.member_ids = [u.id for u in self.state.users.values()]
+        return guild
 
     def subscribe(self, hook: Hook) -> Callable[[], None]:
         """Call ``hook(event)`` on every message create/update/delete and thread create/update."""
@@ -215,11 +231,12 @@ class DiscordEmulator:
         return self._dispatch(record, payload)
 
     def _dispatch(self, record: InteractionRecord, payload: JSON) -> InteractionHandle:
-        if not self.gateway.reachable:
-            raise RuntimeError("no bot is connected to the emulator's gateway")
+        guild_id = self.state.channels[record.channel_id].guild_id
+        if not self.gateway.reaches(guild_id):
+            raise RuntimeError(f"no bot is connected to the emulator's gateway on the shard of guild {guild_id}")
         record.dispatched_at = self._clock()
         self.state.interactions[record.id] = record
-        self.gateway.dispatch("INTERACTION_CREATE", payload)
+        record.delivered_to = self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
         return InteractionHandle(record, self.state, self.answer_timeout)
 
     # reading

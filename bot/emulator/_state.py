@@ -35,6 +35,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+Shard = tuple[int, int]
+"""A gateway shard as IDENTIFY names it: ``(shard_id, num_shards)``."""
+
+
+def shard_of(guild_id: int, num_shards: int) -> int:
+    """The shard a guild belongs to, by Discord's rule: ``(guild_id >> 22) % num_shards``."""
+    return (guild_id >> 22) % num_shards
+
+
 class SnowflakeGenerator:
     """Discord-style ids: milliseconds since the Discord epoch, shifted left 22 bits, plus a counter."""
 
@@ -45,6 +54,14 @@ class SnowflakeGenerator:
     def __call__(self) -> int:
         stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         value = max(stamp | (next(self._counter) & 0xFFF), self._last + 1)
+        self._last = value
+        return value
+
+    def on_shard(self, shard: Shard) -> int:
+        """A new id that belongs to ``shard`` (for a guild): the next id, its timestamp moved on a few ms if need be."""
+        shard_id, count = shard
+        value = self()
+        value += ((shard_id - shard_of(value, count)) % count) << 22
         self._last = value
         return value
 
@@ -177,7 +194,9 @@ class InteractionRecord:
 
     ``latency`` is the time from dispatch to the first callback, the figure Discord holds to 3 seconds.
     ``settled`` is set once the bot has produced its real answer: a message, an update, choices or a modal,
-    or, after a deferral, the first follow-up or edit.
+    or, after a deferral, the first follow-up or edit. ``delivered_to`` lists the shard of each gateway connection
+    the interaction went out on (None: an unsharded one), and ``callbacks`` counts the bot's attempts to answer it,
+    refused ones included: Discord's promise is one delivery, over the guild's shard, and one answer.
     """
 
     id: int
@@ -194,6 +213,8 @@ class InteractionRecord:
     message_ids: list[int] = field(default_factory=list)
     choices: list[JSON] | None = None
     modal: JSON | None = None
+    delivered_to: list[Shard | None] = field(default_factory=list)
+    callbacks: int = 0
     settled: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -256,8 +277,10 @@ class EmulatorState:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: User) -> Guild:
-        guild = Guild(self.snowflake(), name, owner.id, [owner.id])
+    def add_guild(self, name: str, owner: User, *, shard: Shard | None = None) -> Guild:
+        """A new guild; with ``shard`` its id is one that belongs to that shard."""
+        guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(shard)
+        guild = Guild(guild_id, name, owner.id, [owner.id])
         self.guilds[guild.id] = guild
         return guild
 

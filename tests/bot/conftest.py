@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -16,9 +17,15 @@ def emulator_answer_timeout() -> float:
 
 
 @pytest.fixture
-async def emulator(emulator_answer_timeout: float) -> AsyncIterator[DiscordEmulator]:
+def emulator_options() -> dict[str, Any]:
+    """More arguments for the emulator (a test module may override it, say with ``shards``)."""
+    return {}
+
+
+@pytest.fixture
+async def emulator(emulator_answer_timeout: float, emulator_options: dict[str, Any]) -> AsyncIterator[DiscordEmulator]:
     """A local Discord with discord.py pointed at it; afterwards, no route discord.py called may be missing."""
-    emu = DiscordEmulator(answer_timeout=emulator_answer_timeout)
+    emu = DiscordEmulator(answer_timeout=emulator_answer_timeout, **emulator_options)
     await emu.start()
     try:
         with patch_discordpy(emu):

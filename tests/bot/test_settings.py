@@ -21,3 +21,43 @@ def test_no_text_form_of_the_settings_shows_a_secret(monkeypatch: pytest.MonkeyP
     assert settings.discord_token is not None and settings.discord_token.get_secret_value() == TOKEN
     assert settings.redis_url is not None and settings.redis_url.get_secret_value() == URL
     assert "redis external" in settings.summary()
+
+
+@pytest.mark.parametrize(
+    ("env", "shards"),
+    [
+        ({}, None),
+        ({"SHARD_COUNT": "3"}, (0, 1, 2)),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1, 0"}, (0, 1)),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2", "REDIS_URL": "redis://redis:6379/0"}, (2,)),
+    ],
+)
+def test_shard_settings_say_which_shards_this_process_runs(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], shards: tuple[int, ...] | None
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.shards == shards
+    assert ("shards" in settings.summary()) == (shards is not None)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SHARD_IDS": "0"}, "needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2", "REDIS_URL": "redis://r"}, "2 is not a shard of SHARD_COUNT=2"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, "shard numbers separated by commas"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "shard numbers separated by commas"),
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "1,1", "REDIS_URL": "redis://r"}, "names a shard twice"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "set REDIS_URL"),
+        ({"SHARD_COUNT": "0"}, "greater than or equal to 1"),
+    ],
+)
+def test_impossible_shard_settings_are_refused_with_a_clear_reason(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], message: str
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match=message):
+        Settings(_env_file=None)  # type: ignore[call-arg]

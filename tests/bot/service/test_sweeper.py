@@ -1,8 +1,10 @@
-"""The sweeper ends overdue games on time and expires old challenges; the clock is the test's."""
+"""The sweeper ends overdue games on time and expires old challenges; the clock is the test's. With a lease in Redis,
+of several sweepers (one per process) one sweeps at a time, and another takes over when it stops or dies."""
 
 from __future__ import annotations
 
 import pytest
+import redis.asyncio as aioredis
 
 from bot.service import (
     ChallengeStatus,
@@ -11,6 +13,7 @@ from bot.service import (
     Sweeper,
     UnknownChallengeError,
 )
+from bot.store import RedisLease
 from tests.support import eventually
 
 from .conftest import Clock, EventLog
@@ -76,3 +79,79 @@ async def test_sweeper_task_runs_on_its_own(service: GameService, clock: Clock) 
     finally:
         await sweeper.stop()
     assert (await service.state(view.id)).game.termination == "time"
+
+
+async def test_a_lease_is_held_by_one_holder_and_renewed_only_by_it(redis_client: aioredis.Redis) -> None:
+    first = RedisLease(redis_client, "job", ttl=60)
+    second = RedisLease(redis_client, "job", ttl=60)
+    assert first.holder != second.holder
+    assert await first.hold() and first.held
+    assert not await second.hold() and not second.held
+    assert await first.hold(), "the holder renews it"
+    assert await second.holder_now() == first.holder
+    await second.release()  # not its lease: nothing happens
+    assert await first.holder_now() == first.holder
+    await first.release()
+    assert await first.holder_now() is None and not first.held
+    assert await second.hold() and await first.holder_now() == second.holder
+
+
+async def test_an_expired_lease_passes_on_and_its_old_holder_cannot_renew_or_release_it(
+    redis_client: aioredis.Redis,
+) -> None:
+    stalled = RedisLease(redis_client, "job", ttl=0.05)
+    assert await stalled.hold()
+    await eventually(lambda: _gone(redis_client, stalled.key), what="the lease's expiry")
+    taker = RedisLease(redis_client, "job", ttl=60)
+    assert await taker.hold()
+    assert not await stalled.hold(), "the old holder finds it taken"
+    await stalled.release()
+    assert await taker.holder_now() == taker.holder
+    assert 0 < await redis_client.pttl(taker.key) <= 60_000
+
+
+async def _gone(client: aioredis.Redis, key: str) -> bool:
+    return not await client.exists(key)
+
+
+async def test_of_two_sweepers_with_a_lease_one_sweeps_until_it_stops(
+    service: GameService, redis_client: aioredis.Redis
+) -> None:
+    interval = 0.02
+    ttl = Sweeper.lease_seconds(interval)
+    sweepers = [Sweeper(service, interval, lease=RedisLease(redis_client, "sweeper", ttl=ttl)) for _ in range(2)]
+    sweepers[0].start()
+    await eventually(lambda: sweepers[0].holds_lease and sweepers[0].runs >= 1, what="the first sweeper sweeping")
+    sweepers[1].start()
+    try:
+        runs = sweepers[0].runs
+        await eventually(lambda: sweepers[0].runs >= runs + 5, what="more sweeps by the holder")
+        assert not sweepers[1].holds_lease and sweepers[1].runs == 0, "the other one only asks for the lease"
+
+        await sweepers[0].stop()  # gives the lease up: the other takes it at its next tick
+        assert not sweepers[0].holds_lease
+        stopped_at = sweepers[0].runs
+        await eventually(lambda: sweepers[1].holds_lease and sweepers[1].runs >= 3, what="the takeover")
+        assert sweepers[0].runs == stopped_at
+    finally:
+        for sweeper in sweepers:
+            await sweeper.stop()
+    assert await redis_client.exists("kingme:v1:lease:sweeper") == 0, "released on stop"
+
+
+async def test_a_dead_holders_lease_is_taken_over_when_it_expires(
+    service: GameService, redis_client: aioredis.Redis
+) -> None:
+    dead = RedisLease(redis_client, "sweeper", ttl=0.3)  # a process that took the lease, then died
+    assert await dead.hold()
+    sweeper = Sweeper(service, 0.02, lease=RedisLease(redis_client, "sweeper", ttl=0.3))
+    sweeper.start()
+    try:
+        await eventually(lambda: sweeper.runs >= 1, what="the takeover after the dead holder's lease expired")
+        assert sweeper.holds_lease and not await dead.hold()
+    finally:
+        await sweeper.stop()
+
+
+def test_without_a_lease_a_sweeper_always_sweeps(service: GameService) -> None:
+    assert Sweeper(service).holds_lease

@@ -7,12 +7,14 @@ from bot.service._errors import (
     GameOverError,
     IllegalMoveError,
     InvalidRequestError,
+    LimitReachedError,
     NoOfferError,
     NotAPlayerError,
     NothingToTakeBackError,
     NotYourTurnError,
     OtherGuildError,
     PositionChangedError,
+    RateLimitedError,
     SelfChallengeError,
     ServiceError,
     StoreUnavailableError,
@@ -39,13 +41,28 @@ from bot.service._models import (
     is_id,
 )
 from bot.service._options import duration
-from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
+from bot.service._ports import (
+    NO_QUOTAS,
+    Bucket,
+    Busy,
+    CommitConflict,
+    EventObserver,
+    EventSink,
+    GameStore,
+    MoveChooser,
+    NullSink,
+    Quotas,
+    Settlement,
+)
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 
 __all__ = [
+    "NO_QUOTAS",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
+    "Bucket",
+    "Busy",
     "Challenge",
     "ChallengeStatus",
     "CommitConflict",
@@ -63,6 +80,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidRequestError",
     "LeaderboardEntry",
+    "LimitReachedError",
     "MessageRef",
     "MoveChooser",
     "NoOfferError",
@@ -74,6 +92,8 @@ __all__ = [
     "PlayerRef",
     "PlayerStats",
     "PositionChangedError",
+    "Quotas",
+    "RateLimitedError",
     "Rating",
     "RatingChange",
     "Result",

@@ -4,12 +4,15 @@ The cog is the front door of the checkers feature and owns its rooms: :class:`Ga
 :class:`BoardKeeper` (where each board is), :class:`Announcer` (the event sink and the messages beside a board) and
 :class:`ComponentHandlers` (what a click does). No game state is kept here. Errors are turned into short ephemeral
 replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_command_error` and the components.
+Every command (not its autocomplete) and every click first passes the rate limits (:meth:`GamesCog.interaction_check`,
+:func:`~bot.games._handlers.rate_limited`); one that goes too fast is told when to try again.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,7 +31,7 @@ from bot.games._keeper import BoardKeeper, Where
 from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import challenge_content, history_line, leaderboard_embed, stats_embed
 from bot.games._respond import kind_of, metrics_of, send, within_deadline
-from bot.service import Challenge, EventKind, GameService, GameView, Result, ServiceError
+from bot.service import Challenge, EventKind, GameService, GameView, RateLimitedError, Result, ServiceError
 from bot.settings import Settings
 from core import VARIANTS, RulesError
 
@@ -52,6 +55,23 @@ TURN_TIMES = [
 
 NEW_GAME_OPTIONS = {"variant": "The rules to play", "position": "A FEN to start from (the game is unrated)"}
 """The descriptions of the options every command that starts a game has."""
+
+
+class _CheckError(app_commands.CheckFailure):
+    """An error of the cog's own check (the rate limits), carried to :meth:`GamesCog.report` as ``original``."""
+
+    def __init__(self, original: Exception) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+def slow_down(error: RateLimitedError) -> str:
+    """The answer to a command or click over the rate limits: who went too fast, and when to go on (a Discord
+    timestamp that each reader sees as "in 3 seconds")."""
+    when = f"<t:{math.ceil(error.retry_at)}:R>"
+    if error.server:
+        return f"Slow down: this server is sending King Me too much at once. Try again {when}."
+    return f"Slow down: you are going too fast. Try again {when}."
 
 
 def _default_level() -> str:
@@ -94,13 +114,23 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     # -- errors ---------------------------------------------------------------------------------------------------
 
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Every command passes the rate limits first (discord.py runs no check for autocomplete)."""
+        try:
+            await self.service.rate_limit(interaction.user.id, interaction.guild_id)
+        except Exception as exc:
+            raise _CheckError(exc) from exc
+        return True
+
     async def cog_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         await self.report(interaction, error)
 
     async def report(self, interaction: Interaction, error: BaseException) -> None:
         """Tell the user why their request failed, in a short ephemeral message."""
         original = getattr(error, "original", error)
-        if isinstance(original, ServiceError):
+        if isinstance(original, RateLimitedError):
+            text = slow_down(original)
+        elif isinstance(original, ServiceError):
             text = original.message
         elif isinstance(original, Refusal | RulesError):  # RulesError: a move the rules refuse
             text = str(original)

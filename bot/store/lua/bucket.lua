@@ -19,14 +19,14 @@ for i, key in ipairs(KEYS) do
     tokens = math.min(burst, tokens + (now - at) * rate)
     at = now
   end
-  if tokens < 1 then
-    return {i, string.format("%.3f", (1 - tokens) / rate)}
+  if tokens < 1 - 1e-9 then -- (the margin absorbs the rounding of times and rates)
+    return {i, string.format("%.17g", (1 - tokens) / rate)}
   end
   levels[i] = {tokens - 1, at, math.ceil(burst / rate * 1000) + 1000}
 end
 for i, key in ipairs(KEYS) do
   local level = levels[i]
-  redis.call("HSET", key, "tokens", string.format("%.6f", level[1]), "at", string.format("%.6f", level[2]))
+  redis.call("HSET", key, "tokens", string.format("%.17g", level[1]), "at", string.format("%.17g", level[2]))
   redis.call("PEXPIRE", key, level[3])
 end
 return {0}

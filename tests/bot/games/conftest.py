@@ -24,7 +24,13 @@ from tests.support import Clock, eventually, settings_with
 _BOARD_ID = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 
 
-SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05, "discord_guild_id": None}
+SETTINGS = {
+    "exhibition_move_delay": 0.0,
+    "ai_think_time_max": 0.05,
+    "discord_guild_id": None,
+    "rate_user_burst": 10_000,  # whole games clicked at machine speed; test_limits.py tests the shipped limits
+    "rate_guild_burst": 10_000,
+}
 
 
 def make_settings(**overrides: Any) -> Settings:
@@ -165,10 +171,16 @@ def settings() -> Settings:
 
 
 @pytest.fixture
+def clock() -> Clock:
+    """The service's clock: real time plus what the test skips (a test module may override it)."""
+    return Clock()
+
+
+@pytest.fixture
 async def harness(
-    emulator: DiscordEmulator, redis_client: aioredis.Redis, pool: AiPool, settings: Settings
+    emulator: DiscordEmulator, redis_client: aioredis.Redis, pool: AiPool, settings: Settings, clock: Clock
 ) -> AsyncIterator[Harness]:
-    h = Harness(emulator, redis_client, pool, settings, Metrics(), Clock())
+    h = Harness(emulator, redis_client, pool, settings, Metrics(), clock)
     await h.start()
     try:
         yield h

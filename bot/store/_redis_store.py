@@ -25,15 +25,19 @@ Key layout (``kingme:v1`` is the namespace and schema version; bump it for an in
     {ns}:guild:{gid}:exhibitions       set    the server's active exhibitions (bounded by exhibitions_per_guild)
     {ns}:user:{uid}:sent               zset   pending challenge id the user sent -> expiry (challenges_per_sender)
     {ns}:user:{uid}:received           zset   pending challenge id addressed to the user -> expiry (per target)
-    {ns}:rate:{user|guild}:{id}        hash   tokens, at: a token bucket of the rate limits (``lua/bucket.lua``)
 
 Games are keyed by id alone so a button that carries only a game id finds its game; the guild is in the state and in
-every index that is per guild. The bounds of :class:`~bot.service.Quotas` are checked inside the commit that creates
-the game or challenge, on the indexes above, so no two processes can both pass the last free place; a pending
-challenge counts until it is closed or its expiry passes, whether or not the sweeper has expired it yet. A plain
-move is one EVALSHA: check the version, write the state, append the move,
+every index that is per guild. A plain move is one EVALSHA: check the version, write the state, append the move,
 move the deadline. Where a front end shows a game or challenge (``board``, ``message``) is written by its own small
 guarded commit (the record must exist) and never changes the version, so recording it cannot outdate a board.
+
+The bounds of :class:`~bot.service.Quotas` are checked inside the commit that creates the game or challenge, on the
+``ai``, ``exhibitions``, ``sent`` and ``received`` indexes, so no two processes can both take the last free place; a
+pending challenge counts until it is closed or its expiry passes, whether or not the sweeper has expired it yet.
+
+The token buckets of the rate limits (``lua/bucket.lua``) are no game data: short-lived counters that expire by
+themselves, they live beside the versioned namespace as ``kingme:rate:{user|guild}:{id}`` (hash: tokens, at) and
+never need migrating.
 """
 
 from __future__ import annotations
@@ -108,6 +112,7 @@ class RedisGameStore:
     def __init__(self, client: aioredis.Redis, namespace: str = NAMESPACE) -> None:
         self._r = client
         self._ns = namespace
+        self._rate_ns = namespace.rsplit(":", 1)[0] + ":rate"
         scripts = resources.files("bot.store").joinpath("lua")
         self._commit_script = client.register_script(scripts.joinpath("commit.lua").read_text(encoding="utf-8"))
         self._bucket_script = client.register_script(scripts.joinpath("bucket.lua").read_text(encoding="utf-8"))
@@ -400,7 +405,7 @@ class RedisGameStore:
             await self._r.hset(self._k("names"), mapping=names)  # type: ignore[arg-type]
 
     async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
-        keys = [self._k("rate", bucket.key) for bucket in buckets]
+        keys = [f"{self._rate_ns}:{bucket.key}" for bucket in buckets]
         args = [_num(now)] + [x for b in buckets for x in (_num(b.rate), str(b.burst))]
         reply = await self._bucket_script(keys=keys, args=args)
         if int(reply[0]) == 0:

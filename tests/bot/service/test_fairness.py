@@ -10,9 +10,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from ai.api import GameInput, Limits, SearchResult
+from bot.pool import AiPool
 from bot.service import EventKind, GameService, LimitReachedError, RateLimitedError, User
 from bot.service import _ai_turns as ai_turns
 from bot.service._fairness import FairGate, ThinkBudget
+from core import get_variant
 from tests.support import Clock, eventually
 
 from .conftest import EventLog, ServiceFactory, ThreadChooser, ai_idle
@@ -167,6 +169,25 @@ async def test_a_busy_chooser_is_asked_again_and_the_player_told_once(
     assert EventKind.AI_FAILED not in kinds
     told = [e for e in events.events if e.kind is EventKind.AI_THINKING]
     assert len(told) == 1 and "busy" in told[0].text and told[0].game_id == game
+
+
+async def test_a_full_process_pool_is_waited_out_not_refused(make_service: ServiceFactory, events: EventLog) -> None:
+    pool = AiPool(workers=1, queue_limit=1)  # the real worker process, with room for one move only
+    await pool.start()
+    try:
+        start = GameInput("american", get_variant("american").start_fen, ())
+        other = asyncio.create_task(pool.choose("master", start, Limits(time=1.0), 0))  # someone else's move
+        await eventually(lambda: pool.busy_workers == 1, what="the pool full")
+        service = make_service(chooser_=pool)
+        game = await open_ai_game(service, ANN, "c1")
+        await eventually(lambda: pool.counters.rejected >= 1, what="the pool answering busy")
+        await ai_idle(service)
+        await other
+    finally:
+        await pool.close()
+    assert len((await service.state(game)).game.moves) == 1, "the AI moved once the pool had room"
+    kinds = [e.kind for e in events.events]
+    assert EventKind.AI_FAILED not in kinds and kinds.count(EventKind.AI_THINKING) == 1, "told once, never refused"
 
 
 async def test_a_long_wait_for_the_ai_is_said_once(

@@ -180,15 +180,16 @@ class AiTurns:
         return None
 
     async def _think(self, turn: _Turn, level: str, request: GameInput, seed: int) -> str:
-        """Ask the chooser once it is this turn's place, again after each "busy" answer's pause (:class:`_Outdated`
-        when the game moved on or ended meanwhile); raises what the chooser raises otherwise."""
+        """Ask the chooser once it is this turn's place, again after each "busy" answer's pause; raises
+        :class:`_Outdated` when the game moved on or ended meanwhile (its place goes on unused), and what the chooser
+        raises otherwise."""
         loop = asyncio.get_running_loop()
         while True:
-            if self._pending.get(turn.game.id) != turn.game.version:
-                raise _Outdated()
             await self._wait_for_place(turn)
             started = loop.time()
             try:
+                if self._pending.get(turn.game.id) != turn.game.version:
+                    raise _Outdated()
                 limits = self._limits(turn, level)
                 return (await self._chooser.choose(level, request, limits, seed)).move
             except Exception as exc:

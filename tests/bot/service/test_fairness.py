@@ -77,6 +77,18 @@ async def test_a_second_player_is_served_before_the_first_players_other_turns(
     assert not [e for e in events.events if e.kind is EventKind.AI_FAILED], "nobody was refused"
 
 
+async def test_a_game_that_ends_while_its_turn_waits_gives_its_place_on(make_service: ServiceFactory) -> None:
+    chooser = TurnstileChooser()
+    service = make_service(chooser_=chooser)
+    await open_ai_game(service, ANN, "c1")
+    waiting = await open_ai_game(service, ANN, "c2")
+    await eventually(lambda: service.ai_turns_waiting == 1, what="the second turn waiting")
+    await service.resign(waiting, GUILD, ANN)
+    await chooser.let_through(1)
+    await ai_idle(service)
+    assert len(chooser.asked) == 1, "no search for a game that is over"
+
+
 async def test_an_owner_over_budget_thinks_less_while_others_wait(make_service: ServiceFactory) -> None:
     chooser = TurnstileChooser()
     service = make_service(chooser_=chooser, ai_think_budget=0.0, ai_think_time_over_budget=0.01)

@@ -4,6 +4,7 @@ service on the real Redis store, and AI moves from real worker processes (:class
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -155,14 +156,20 @@ def pool_type() -> type[AiPool]:
     return AiPool
 
 
+@contextlib.asynccontextmanager
+async def running(pool: AiPool) -> AsyncIterator[AiPool]:
+    """``pool`` started, and closed afterwards."""
+    await pool.start()
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
 @pytest.fixture
 async def pool(pool_type: type[AiPool]) -> AsyncIterator[AiPool]:
-    workers = pool_type(workers=2, queue_limit=16, move_timeout_slack=5.0)
-    await workers.start()
-    try:
+    async with running(pool_type(workers=2, queue_limit=16, move_timeout_slack=5.0)) as workers:
         yield workers
-    finally:
-        await workers.close()
 
 
 @pytest.fixture

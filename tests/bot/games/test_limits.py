@@ -16,7 +16,7 @@ from bot.emulator import Channel, Message, User
 from bot.pool import AiPool
 from bot.runtime import AI_QUEUE_PER_WORKER
 from bot.settings import Settings
-from tests.bot.games.conftest import Harness, board_state, component
+from tests.bot.games.conftest import Harness, board_state, component, running
 from tests.support import Clock, eventually, settings_with
 
 FIRST_AI_MOVE_WITHIN = 15.0
@@ -32,12 +32,8 @@ def settings() -> Settings:
 @pytest.fixture
 async def pool(settings: Settings) -> AsyncIterator[AiPool]:
     """The AI pool as the runtime builds it from the settings."""
-    workers = AiPool(settings.ai_workers, queue_limit=AI_QUEUE_PER_WORKER * settings.ai_workers)
-    await workers.start()
-    try:
+    async with running(AiPool(settings.ai_workers, queue_limit=AI_QUEUE_PER_WORKER * settings.ai_workers)) as workers:
         yield workers
-    finally:
-        await workers.close()
 
 
 @pytest.fixture

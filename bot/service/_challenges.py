@@ -82,6 +82,7 @@ class Challenges:
         self._store = store
         self._settings = settings
         self._clock = clock
+        self._quotas = quotas(settings)
 
     async def create(
         self,
@@ -119,7 +120,7 @@ class Challenges:
             fen=position,
         )
         try:
-            await self._store.save_challenge(None, challenge, quotas(self._settings))
+            await self._store.save_challenge(None, challenge, self._quotas)
         except CommitConflict as exc:
             refusal = limit_reached(exc.tag, self._settings, opponent.name if opponent is not None else "they")
             if refusal is None:

@@ -132,7 +132,12 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(tmp) as server:
         pool_ = aioredis.BlockingConnectionPool.from_url(server.url, max_connections=64, timeout=30)
         client = aioredis.Redis(connection_pool=pool_)
-        settings = Settings(_env_file=None, exhibition_move_delay=0.0, rated_games_per_pair_per_day=100)  # type: ignore[call-arg]
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            exhibition_move_delay=0.0,
+            rated_games_per_pair_per_day=100,
+            exhibitions_per_guild=max(1, args.exhibitions),  # every exhibition runs in the one "bench" server
+        )
         workers = args.workers or settings.ai_workers
         pool = AiPool(workers=workers, queue_limit=8 * workers)
         await pool.start()

@@ -105,6 +105,30 @@ class Settings(BaseSettings):
             )
         return tuple(sorted(ids))
 
+    ai_games_per_user: int = Field(default=3, ge=1)
+    """Active games against the AI one person may have at once (a new one is refused with this number)."""
+    exhibitions_per_guild: int = Field(default=2, ge=1)
+    """Active AI-versus-AI exhibitions (``/checkers watch``) a server may have at once."""
+    challenges_per_sender: int = Field(default=5, ge=1)
+    """Pending challenges one person may have sent and not yet seen answered, cancelled or expired."""
+    challenges_per_target: int = Field(default=5, ge=1)
+    """Pending challenges addressed to one person at once (so nobody can be flooded with pings)."""
+    ai_think_budget: float = Field(default=60.0, ge=0)
+    """AI think seconds one owner (the person playing the AI; for an exhibition, its server) may use within
+    ``AI_THINK_BUDGET_WINDOW`` before their turns yield to others' (see :mod:`bot.service._fairness`)."""
+    ai_think_budget_window: float = Field(default=300.0, gt=0)
+    """The sliding window, in seconds, over which ``AI_THINK_BUDGET`` is counted."""
+    ai_think_time_over_budget: float = Field(default=1.0, gt=0)
+    """The most an AI thinks a move for an owner over budget while other owners' turns are waiting."""
+    rate_user: float = Field(default=1.0, gt=0)
+    """Commands and clicks one person may make per second, on average (a token bucket shared by every process)."""
+    rate_user_burst: int = Field(default=20, ge=1)
+    """Commands and clicks one person may make in a quick burst before ``RATE_USER`` applies."""
+    rate_guild: float = Field(default=10.0, gt=0)
+    """Commands and clicks one server may make per second, on average."""
+    rate_guild_burst: int = Field(default=100, ge=1)
+    """Commands and clicks one server may make in a quick burst before ``RATE_GUILD`` applies."""
+
     @model_validator(mode="after")
     def _check_ranges(self) -> Settings:
         if not self.turn_time_min <= self.turn_time_default <= self.turn_time_max:

@@ -4,6 +4,8 @@ The cog is the front door of the checkers feature and owns its rooms: :class:`Ga
 :class:`BoardKeeper` (where each board is), :class:`Announcer` (the event sink and the messages beside a board) and
 :class:`ComponentHandlers` (what a click does). No game state is kept here. Errors are turned into short ephemeral
 replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_command_error` and the components.
+Every command (not its autocomplete) and every click first passes the rate limits (:meth:`GamesCog.interaction_check`,
+:func:`~bot.games._handlers.rate_limited`); one that goes too fast is told when to try again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -41,7 +44,16 @@ from bot.games._render import (
 from bot.games._respond import kind_of, metrics_of, send, within_deadline
 from bot.games._theme import BoardThemes
 from bot.games._threads import CommandThread, thread_name, threads_allowed
-from bot.service import Challenge, ChannelBusyError, EventKind, GameService, GameView, Result, ServiceError
+from bot.service import (
+    Challenge,
+    ChannelBusyError,
+    EventKind,
+    GameService,
+    GameView,
+    RateLimitedError,
+    Result,
+    ServiceError,
+)
 from bot.settings import Settings
 from core import VARIANTS, RulesError
 
@@ -65,6 +77,23 @@ TURN_TIMES = [
 
 NEW_GAME_OPTIONS = {"variant": "The rules to play", "position": "A FEN to start from (the game is unrated)"}
 """The descriptions of the options every command that starts a game has."""
+
+
+class _CheckError(app_commands.CheckFailure):
+    """An error of the cog's own check (the rate limits), carried to :meth:`GamesCog.report` as ``original``."""
+
+    def __init__(self, original: Exception) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+def slow_down(error: RateLimitedError) -> str:
+    """The answer to a command or click over the rate limits: who went too fast, and when to go on (a Discord
+    timestamp that each reader sees as "in 3 seconds")."""
+    when = f"<t:{math.ceil(error.retry_at)}:R>"
+    if error.server:
+        return f"Slow down: this server is sending King Me too much at once. Try again {when}."
+    return f"Slow down: you are going too fast. Try again {when}."
 
 
 def _default_level() -> str:
@@ -124,6 +153,14 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     # -- errors ---------------------------------------------------------------------------------------------------
 
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Every command passes the rate limits first (discord.py runs no check for autocomplete)."""
+        try:
+            await self.service.rate_limit(interaction.user.id, interaction.guild_id)
+        except Exception as exc:
+            raise _CheckError(exc) from exc
+        return True
+
     async def cog_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         await self.report(interaction, error)
 
@@ -131,7 +168,9 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """Tell the user why their request failed, in a short ephemeral message."""
         original = getattr(error, "original", error)
         limit = 300
-        if isinstance(original, ChannelBusyError):
+        if isinstance(original, RateLimitedError):
+            text = slow_down(original)
+        elif isinstance(original, ChannelBusyError):
             text, limit = await self._busy_text(interaction) or original.message, 1000
         elif isinstance(original, ServiceError):
             text = original.message

@@ -8,9 +8,10 @@ click on a board that is no longer current shows the current one with a short no
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 
@@ -27,6 +28,8 @@ from bot.service import Challenge, GameOverError, GameService, GameView, Positio
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
+P = ParamSpec("P")
+Handler = Callable[Concatenate["ComponentHandlers", Interaction, P], Awaitable[None]]
 _GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitable[Result]]] = {
     "draw": GameService.offer_draw,
     "drawyes": GameService.accept_draw,
@@ -34,6 +37,18 @@ _GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitabl
     "tbyes": GameService.accept_takeback,
     "tbno": GameService.decline_takeback,
 }
+
+
+def rate_limited(handler: Handler[P]) -> Handler[P]:
+    """A click's handler that first counts the click against the rate limits (the refusal, with when to try again,
+    goes to the cog's report like any other error)."""
+
+    async def checked(self: ComponentHandlers, interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        await self._service.rate_limit(interaction.user.id, interaction.guild_id)
+        await handler(self, interaction, *args, **kwargs)
+
+    functools.update_wrapper(checked, handler)
+    return checked
 
 
 def user_of(member: discord.abc.User) -> User:
@@ -52,6 +67,7 @@ class ComponentHandlers:
 
     # -- the board's controls -------------------------------------------------------------------------------------
 
+    @rate_limited
     async def on_piece(self, interaction: Interaction, game_id: str, version: int, square: int) -> None:
         view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
         if await self._is_stale(interaction, view, version):
@@ -61,10 +77,12 @@ class ComponentHandlers:
             raise Refusal(say.turn_of(view.to_move.name) if view.game.color_of(uid) else say.NOT_A_PLAYER)
         await self._update_board(interaction, view, selected=square)
 
+    @rate_limited
     async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None:
         work = self._service.move(game_id, interaction.guild_id, user_of(interaction.user), move, version=version)
         await self._apply(interaction, game_id, work)
 
+    @rate_limited
     async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None:
         view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
         if await self._is_stale(interaction, view, version):
@@ -82,6 +100,7 @@ class ComponentHandlers:
         text = say.RESIGN_CONFIRM_RATED if view.game.rated else say.RESIGN_CONFIRM_UNRATED
         await send(interaction, ephemeral=True, content=text, view=resign_controls(view))
 
+    @rate_limited
     async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
         """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
         work = self._service.resign(game_id, interaction.guild_id, user_of(interaction.user))
@@ -130,6 +149,7 @@ class ComponentHandlers:
 
     # -- a challenge's buttons ------------------------------------------------------------------------------------
 
+    @rate_limited
     async def on_challenge_button(self, interaction: Interaction, action: str, challenge_id: str, version: int) -> None:
         me = user_of(interaction.user)
         if action == "accept":

@@ -12,6 +12,11 @@ class AiBackend(Protocol):
     ``/healthz`` and ``/metrics`` read."""
 
     @property
+    def capacity(self) -> int:
+        """Moves it can run at once (the game service never asks for more at a time, so none waits inside)."""
+        ...
+
+    @property
     def healthy(self) -> bool: ...
 
     @property

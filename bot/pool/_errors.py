@@ -17,6 +17,8 @@ class PoolBusyError(PoolError):
     """Too many moves are already waiting or running."""
 
     user_message = "the AI is busy, try again in a moment"
+    retry_after = 1.0
+    """Seconds after which asking again makes sense (the game service's AI turns wait that long, then retry)."""
 
 
 class AiTimeoutError(PoolError):

@@ -16,6 +16,10 @@ class MeteredChooser:
         self._chooser = chooser
         self._metrics = metrics
 
+    @property
+    def capacity(self) -> int:
+        return self._chooser.capacity
+
     async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
         started = time.perf_counter()
         result = await self._chooser.choose(level, game, limits, seed)

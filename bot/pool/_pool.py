@@ -132,6 +132,11 @@ class AiPool:
         return self._workers
 
     @property
+    def capacity(self) -> int:
+        """Moves it can run at once: one per worker."""
+        return self._workers
+
+    @property
     def queue_depth(self) -> int:
         """Admitted moves waiting for a free worker."""
         return self._waiting

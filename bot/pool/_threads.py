@@ -23,6 +23,11 @@ class ThreadChooser:
         return not self._closed
 
     @property
+    def capacity(self) -> int:
+        """Moves it can run at once: one per thread."""
+        return self._workers
+
+    @property
     def queue_depth(self) -> int:
         return max(0, self._in_flight - self._workers)
 

@@ -8,12 +8,14 @@ from bot.service._errors import (
     GameOverError,
     IllegalMoveError,
     InvalidRequestError,
+    LimitReachedError,
     NoOfferError,
     NotAPlayerError,
     NothingToTakeBackError,
     NotYourTurnError,
     OtherGuildError,
     PositionChangedError,
+    RateLimitedError,
     SelfChallengeError,
     ServiceError,
     StoreUnavailableError,
@@ -40,15 +42,30 @@ from bot.service._models import (
     is_id,
 )
 from bot.service._options import duration, plural
-from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
+from bot.service._ports import (
+    NO_QUOTAS,
+    Bucket,
+    Busy,
+    CommitConflict,
+    EventObserver,
+    EventSink,
+    GameStore,
+    MoveChooser,
+    NullSink,
+    Quotas,
+    Settlement,
+)
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 
 __all__ = [
     "DELETED_NAME",
+    "NO_QUOTAS",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
+    "Bucket",
+    "Busy",
     "Challenge",
     "ChallengeStatus",
     "ChannelBusyError",
@@ -68,6 +85,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidRequestError",
     "LeaderboardEntry",
+    "LimitReachedError",
     "MessageRef",
     "MoveChooser",
     "NoOfferError",
@@ -80,6 +98,8 @@ __all__ = [
     "PlayerRef",
     "PlayerStats",
     "PositionChangedError",
+    "Quotas",
+    "RateLimitedError",
     "Rating",
     "RatingChange",
     "Result",

@@ -1,9 +1,13 @@
 """The AI's turns in this process: which game versions an AI is thinking about, which failures were announced, and
 the tasks that do the thinking.
 
-An AI turn asks the :class:`MoveChooser` with no lock held, then hands the move to the service's pipeline with the
-version it was asked for; a move for an outdated version is dropped there. A chooser that keeps failing is announced
-once (``AI_FAILED``) and the turn is left for the sweeper to start again.
+An AI turn waits for its place in the :class:`~bot.service._fairness.FairGate` (shared fairly between the people who
+play the AI, at most the chooser's ``capacity`` at once), asks the :class:`MoveChooser` with no lock held, then hands
+the move to the service's pipeline with the version it was asked for; a move for an outdated version is dropped
+there. A turn that waits long for its place says so once (the AI is busy with other games). A chooser that says it is
+busy (an error with ``retry_after``) is asked again after that pause, as often as needed, and the players are told
+once; a chooser that keeps failing otherwise is announced once (``AI_FAILED``) and the turn is left for the sweeper to
+start again.
 """
 
 from __future__ import annotations
@@ -17,18 +21,21 @@ from collections.abc import Awaitable, Callable, Iterable
 from ai.api import GameInput, Limits, get_level
 from bot.bounded import BoundedDict
 from bot.service._errors import GameOverError, PositionChangedError, ServiceError, StoreUnavailableError
+from bot.service._fairness import FairGate, Owner, ThinkBudget
 from bot.service._models import Event, EventKind, GameKind, GameState, Result
-from bot.service._ports import EventSink, MoveChooser
+from bot.service._ports import Busy, EventSink, MoveChooser
 from bot.settings import Settings
 from core import Color, RulesError
 
 log = logging.getLogger(__name__)
 
 AI_ATTEMPTS = 3
-"""Times one turn asks the chooser before it gives up (and the sweeper takes over)."""
+"""Times one turn asks the chooser before it gives up (and the sweeper takes over); "busy" answers do not count."""
 FAILURES_REMEMBERED = 1000
 """Games whose announced AI failure is remembered (so it is not announced again at every retry); a game that ended in
 another process is never forgotten otherwise."""
+BUSY_NOTICE_AFTER = 5.0
+"""Seconds a turn may wait for its place before the players are told that the AI is busy with other games."""
 
 ApplyMove = Callable[[GameState, str], Awaitable[Result]]
 """Plays the AI's move (text) in the game at the version it was asked for (the service's pipeline)."""
@@ -43,12 +50,32 @@ def think_limits(level: str, chosen: float | None, cap: float) -> Limits:
     return dataclasses.replace(own, time=min(seconds, cap) if seconds is not None else None)
 
 
+def owner_of(game: GameState) -> Owner:
+    """Who the AI's turns in ``game`` are charged to: its human player, or for an exhibition its server."""
+    humans = game.humans()
+    return f"user:{humans[0].id}" if humans else f"guild:{game.guild_id}"
+
+
+class _Outdated(Exception):  # noqa: N818 - not an error: the turn has nothing left to do
+    """The game of a turn moved on or ended while the turn waited."""
+
+
+@dataclasses.dataclass
+class _Turn:
+    """One AI turn: the game at the version it is for, who it is charged to, and whether a wait was announced."""
+
+    game: GameState
+    color: Color
+    owner: Owner
+    told_busy: bool = False
+
+
 class AiTurns:
-    """Schedules and runs the AI's turns; owns the pending and failed versions and the running tasks.
+    """Schedules and runs the AI's turns; owns the pending and failed versions, the running tasks and the fair gate.
 
     Args:
-        chooser: picks the moves (the AI process pool).
-        settings: the exhibition pace and the cap on thinking time.
+        chooser: picks the moves (the AI process pool); its ``capacity`` bounds the turns thinking at once.
+        settings: the exhibition pace, the cap on thinking time and the think-time budget.
         sink: hears the AI's moves and failures (they happen outside any request).
         apply: plays a chosen move through the service's pipeline.
     """
@@ -58,7 +85,10 @@ class AiTurns:
         self._settings = settings
         self._sink = sink
         self._apply = apply
+        self._budget = ThinkBudget(settings.ai_think_budget, settings.ai_think_budget_window)
+        self._gate = FairGate(chooser.capacity, self._budget)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._notices: set[asyncio.Task[None]] = set()
         self._pending: dict[str, int] = {}
         """Game id -> the version an AI of this process is thinking about (each entry leaves with its task)."""
         self._failed: BoundedDict[str, int] = BoundedDict(FAILURES_REMEMBERED)
@@ -67,16 +97,22 @@ class AiTurns:
 
     @property
     def in_flight(self) -> int:
-        """AI turns running now (thinking, or waiting for the exhibition pace)."""
+        """AI turns under way now (thinking, waiting for their place, or waiting for the exhibition pace)."""
         return len(self._tasks)
+
+    @property
+    def waiting(self) -> int:
+        """AI turns waiting for their place at the AI."""
+        return self._gate.waiting
 
     def thinking(self, game_id: str) -> bool:
         """True while an AI of this process is on a turn of the game."""
         return game_id in self._pending
 
     def forget(self, game_id: str) -> None:
-        """The game ended: forget its announced failure."""
+        """The game ended: forget its announced failure, and stop a turn that waits for a busy chooser."""
         self._failed.pop(game_id, None)
+        self._pending.pop(game_id, None)
 
     def resume(self, games: Iterable[GameState]) -> list[GameState]:
         """Start the turns of the ``games`` where an AI is to move and no AI of this process is thinking; returns
@@ -89,7 +125,8 @@ class AiTurns:
             return False
         self._pending[game.id] = game.version
         delay = self._settings.exhibition_move_delay if game.kind is GameKind.EXHIBITION and game.moves else 0.0
-        task = asyncio.create_task(self._turn(game, game.turn, delay), name=f"ai-turn-{game.id}-{game.version}")
+        turn = _Turn(game, game.turn, owner_of(game))
+        task = asyncio.create_task(self._turn(turn, delay), name=f"ai-turn-{game.id}-{game.version}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return True
@@ -97,16 +134,17 @@ class AiTurns:
     async def close(self) -> None:
         """Stop scheduling turns and cancel the running ones (their games resume on the next start)."""
         self._closed = True
-        tasks = list(self._tasks)
+        tasks = list(self._tasks | self._notices)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _turn(self, game: GameState, color: Color, delay: float) -> None:
+    async def _turn(self, turn: _Turn, delay: float) -> None:
+        game = turn.game
         try:
             if delay:
                 await asyncio.sleep(delay)
-            move = await self._choose(game, color)
+            move = await self._choose(turn)
             if move is None:
                 return
             self._failed.pop(game.id, None)
@@ -126,16 +164,18 @@ class AiTurns:
             if self._pending.get(game.id) == game.version:
                 del self._pending[game.id]
 
-    async def _choose(self, game: GameState, color: Color) -> str | None:
+    async def _choose(self, turn: _Turn) -> str | None:
         """The move text the chooser picked, or None after :data:`AI_ATTEMPTS` failures (announced once)."""
-        player = game.player(color)
+        game = turn.game
+        player = game.player(turn.color)
         assert player.level is not None
         request = GameInput(game.variant, game.initial_fen, game.moves)
         seed = int.from_bytes(hashlib.blake2b(f"{game.id}:{game.version}".encode(), digest_size=6).digest())
         for attempt in range(1, AI_ATTEMPTS + 1):
             try:
-                limits = think_limits(player.level, game.ai_think_time, self._settings.ai_think_time_max)
-                return (await self._chooser.choose(player.level, request, limits, seed + attempt - 1)).move
+                return await self._think(turn, player.level, request, seed + attempt - 1)
+            except _Outdated:
+                return None
             except Exception as exc:
                 log.warning("AI %s failed in game %s (attempt %d): %s", player.level, game.id, attempt, exc)
                 if attempt < AI_ATTEMPTS:
@@ -145,3 +185,58 @@ class AiTurns:
             text = f"{player.name} could not choose a move; it will try again shortly"
             await self._sink.publish(None, [Event(EventKind.AI_FAILED, text, game.id)])
         return None
+
+    async def _think(self, turn: _Turn, level: str, request: GameInput, seed: int) -> str:
+        """Ask the chooser once it is this turn's place, again after each "busy" answer's pause; raises
+        :class:`_Outdated` when the game moved on or ended meanwhile (its place goes on unused), and what the chooser
+        raises otherwise."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wait_for_place(turn)
+            started = loop.time()
+            try:
+                if self._pending.get(turn.game.id) != turn.game.version:
+                    raise _Outdated()
+                limits = self._limits(turn, level)
+                return (await self._chooser.choose(level, request, limits, seed)).move
+            except Exception as exc:
+                if not isinstance(exc, Busy):
+                    raise
+                pause = float(exc.retry_after)
+            finally:
+                self._budget.charge(turn.owner, loop.time() - started)
+                self._gate.release(turn.owner)
+            log.info("the AI is busy; game %s asks again in %.1f s", turn.game.id, pause)
+            await self._tell_busy(turn)
+            await asyncio.sleep(pause)
+
+    async def _wait_for_place(self, turn: _Turn) -> None:
+        """Wait for the turn's place in the gate; if that takes longer than :data:`BUSY_NOTICE_AFTER`, the players
+        are told (once a turn)."""
+        notice = asyncio.get_running_loop().call_later(BUSY_NOTICE_AFTER, self._notice, turn)
+        try:
+            await self._gate.acquire(turn.owner)
+        finally:
+            notice.cancel()
+
+    def _notice(self, turn: _Turn) -> None:
+        task = asyncio.create_task(self._tell_busy(turn), name=f"ai-busy-{turn.game.id}")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _tell_busy(self, turn: _Turn) -> None:
+        if turn.told_busy:
+            return
+        turn.told_busy = True
+        name = turn.game.player(turn.color).name
+        text = f"the AI is busy with other games: {name} will move as soon as it can"
+        await self._sink.publish(None, [Event(EventKind.AI_THINKING, text, turn.game.id)])
+
+    def _limits(self, turn: _Turn, level: str) -> Limits:
+        """The turn's limits (:func:`think_limits`); shorter for an owner over budget while others' turns wait."""
+        game = turn.game
+        limits = think_limits(level, game.ai_think_time, self._settings.ai_think_time_max)
+        if self._budget.over(turn.owner) and self._gate.others_waiting(turn.owner):
+            cap = self._settings.ai_think_time_over_budget
+            limits = dataclasses.replace(limits, time=min(limits.time, cap) if limits.time is not None else cap)
+        return limits

@@ -16,6 +16,7 @@ from bot.service._errors import (
     ServiceError,
     UnknownChallengeError,
 )
+from bot.service._limits import limit_reached, quotas
 from bot.service._models import (
     Challenge,
     ChallengeStatus,
@@ -74,7 +75,7 @@ class Challenges:
 
     Args:
         store: where challenges live.
-        settings: the challenge TTL, turn times, and the one-game-per-channel rule.
+        settings: the challenge TTL, turn times, the one-game-per-channel rule and the pending-challenge limits.
         clock: the time in epoch seconds.
     """
 
@@ -82,6 +83,7 @@ class Challenges:
         self._store = store
         self._settings = settings
         self._clock = clock
+        self._quotas = quotas(settings)
 
     async def create(
         self,
@@ -119,7 +121,13 @@ class Challenges:
             rematch_of=rematch_of,
             fen=position,
         )
-        await self._store.save_challenge(None, challenge)
+        try:
+            await self._store.save_challenge(None, challenge, self._quotas)
+        except CommitConflict as exc:
+            refusal = limit_reached(exc.tag, self._settings, opponent.name if opponent is not None else "they")
+            if refusal is None:
+                raise
+            raise refusal from None
         await self._store.set_names({u.id: u.name for u in (challenger, opponent) if u is not None})
         whom = opponent.name if opponent is not None else "anyone"
         where = " from a set-up position" if position else ""

@@ -21,12 +21,14 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "InvalidRequestError",
+    "LimitReachedError",
     "NoOfferError",
     "NotAPlayerError",
     "NotYourTurnError",
     "NothingToTakeBackError",
     "OtherGuildError",
     "PositionChangedError",
+    "RateLimitedError",
     "SelfChallengeError",
     "ServiceError",
     "StoreUnavailableError",
@@ -105,6 +107,21 @@ class NoOfferError(ServiceError):
 
 class NothingToTakeBackError(ServiceError):
     """A takeback with no move of the requester's to undo."""
+
+
+class LimitReachedError(ServiceError):
+    """A new game or challenge would pass a limit (AI games per person, exhibitions per server, pending challenges
+    per sender or per target); the message names the limit and what to do."""
+
+
+class RateLimitedError(ServiceError):
+    """Too many commands or clicks in a short time. ``retry_at`` (epoch seconds) is when the next one is taken;
+    ``server`` is True when the server's shared limit, not the person's own, was reached."""
+
+    def __init__(self, message: str, retry_at: float, *, server: bool = False) -> None:
+        super().__init__(message)
+        self.retry_at = retry_at
+        self.server = server
 
 
 class StoreUnavailableError(ServiceError):

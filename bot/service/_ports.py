@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ai.api import GameInput, Limits, SearchResult
 from bot.service._models import Challenge, Event, GameState, GameView, MessageRef, Rating
@@ -20,13 +20,42 @@ class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, n
     ``version`` (the game or challenge changed), ``exists`` (the id is taken), ``channel`` (the channel has an active
     game), ``pair`` (the two players already have a game), ``rating`` (a rating changed meanwhile), ``pair-day`` (the
     pair's daily count changed meanwhile), ``finished`` (the game's result is already recorded), ``missing`` (the game
-    or challenge to annotate does not exist).
+    or challenge to annotate does not exist); a :class:`Quotas` bound reached: ``ai-games``, ``exhibitions``,
+    ``sent`` (the challenger's pending challenges), ``received`` (the opponent's).
     """
 
     def __init__(self, tag: str, actual: str = "") -> None:
         super().__init__(f"commit refused: {tag} (found {actual!r})")
         self.tag = tag
         self.actual = actual
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """Bounds that a new game or challenge must stay under, checked in the same atomic write that creates it (None:
+    no bound). The store counts from its own indexes, so every process sees the same counts."""
+
+    ai_games_per_user: int | None = None
+    """Active games against the AI of the game's player (refused as ``ai-games``)."""
+    exhibitions_per_guild: int | None = None
+    """Active exhibitions of the game's server (refused as ``exhibitions``)."""
+    challenges_per_sender: int | None = None
+    """Pending, unexpired challenges sent by the challenger (refused as ``sent``)."""
+    challenges_per_target: int | None = None
+    """Pending, unexpired challenges addressed to the opponent (refused as ``received``)."""
+
+
+NO_QUOTAS = Quotas()
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """A token bucket of the rate limits: ``key`` names whose it is (``user:{id}``, ``guild:{id}``); it holds at most
+    ``burst`` tokens and gains ``rate`` tokens a second; each command or click takes one."""
+
+    key: str
+    rate: float
+    burst: int
 
 
 @dataclass(frozen=True)
@@ -71,9 +100,15 @@ class GameStore(Protocol):
     async def load_games(self, game_ids: Sequence[str]) -> list[GameState]: ...
 
     async def create_game(
-        self, game: GameState, *, one_per_channel: bool, challenge: tuple[Challenge, Challenge] | None = None
+        self,
+        game: GameState,
+        *,
+        one_per_channel: bool,
+        challenge: tuple[Challenge, Challenge] | None = None,
+        quotas: Quotas = NO_QUOTAS,
     ) -> None:
-        """Store a new game and index it; with ``challenge`` (before, after) also close that challenge."""
+        """Store a new game and index it; with ``challenge`` (before, after) also close that challenge. Raises
+        :class:`CommitConflict` when the game would pass a bound of ``quotas``."""
         ...
 
     async def save_game(self, before: GameState, after: GameState) -> None:
@@ -86,7 +121,10 @@ class GameStore(Protocol):
 
     async def load_challenge(self, challenge_id: str) -> Challenge | None: ...
 
-    async def save_challenge(self, before: Challenge | None, after: Challenge) -> None: ...
+    async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
+        """Create (``before`` None) or replace a challenge; a new one must stay under the challenge bounds of
+        ``quotas`` (counting the pending challenges unexpired at ``after.created_at``)."""
+        ...
 
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
         """Record where the game's board is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
@@ -132,6 +170,11 @@ class GameStore(Protocol):
 
     async def set_names(self, names: dict[str, str]) -> None: ...
 
+    async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
+        """Take one token from every bucket at time ``now``, atomically for every process; if one is empty take none
+        and return (its index, seconds until it has a token again). Returns None when the tokens were taken."""
+        ...
+
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]: ...
 
     async def finished_before(self, ended_before: float, limit: int) -> list[str]:
@@ -156,9 +199,23 @@ class GameStore(Protocol):
 
 
 class MoveChooser(Protocol):
-    """Chooses AI moves (the process pool); raises on failure."""
+    """Chooses AI moves (the process pool); raises on failure. An error with a ``retry_after`` attribute (seconds,
+    see :class:`Busy`) says it is too busy for now: the turn waits that long and asks again."""
+
+    @property
+    def capacity(self) -> int:
+        """Moves it can run at once: the service never asks for more at a time."""
+        ...
 
     async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult: ...
+
+
+@runtime_checkable
+class Busy(Protocol):
+    """An error of a :class:`MoveChooser` that means "too busy now": ask again after ``retry_after`` seconds (the pool's
+    ``PoolBusyError`` is one). The service recognises it by this shape, without importing the pool."""
+
+    retry_after: float
 
 
 class EventSink(Protocol):

@@ -24,6 +24,7 @@ from bot.service import _options, _transitions
 from bot.service._ai_turns import AiTurns
 from bot.service._challenges import Challenges, accepted_game
 from bot.service._errors import PositionChangedError, ServiceError, UnknownGameError, creation_refused
+from bot.service._limits import RateLimits, limit_reached, quotas
 from bot.service._models import GameState, GameView, Result, User
 from bot.service._pdn import game_pdn
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink
@@ -51,7 +52,8 @@ class GameService:
     Args:
         store: where games live (:class:`bot.store.RedisGameStore`).
         chooser: picks AI moves (the AI process pool).
-        settings: limits and defaults (challenge TTL, turn times, AI thinking time, per-channel and per-pair rules).
+        settings: limits and defaults (challenge TTL, turn times, AI thinking time, per-channel and per-pair rules,
+            the limits on AI games, exhibitions and pending challenges, and the rate limits).
         clock: the time in epoch seconds; tests pass their own to move time without sleeping.
         sink: receives events that happen outside a request (AI moves, timeouts, expired challenges).
         observers: hear the events of every committed step once (the metrics count moves and endings with them).
@@ -78,6 +80,8 @@ class GameService:
         self._cache: BoundedDict[str, GameState] = BoundedDict(CACHED_GAMES)
         self._ai = AiTurns(chooser, self._settings, self._sink, self._apply_ai_move)
         self._challenges = Challenges(store, self._settings, clock)
+        self._quotas = quotas(self._settings)
+        self._rates = RateLimits(store, self._settings, clock)
         self._standings = Standings(store, self._settings.rated_games_per_pair_per_day)
         self._privacy = Privacy(store, clock)
 
@@ -94,6 +98,17 @@ class GameService:
     def ai_turns_in_flight(self) -> int:
         """AI turns this process is working on now."""
         return self._ai.in_flight
+
+    @property
+    def ai_turns_waiting(self) -> int:
+        """AI turns of this process waiting for their place at the AI (shared fairly between the people playing)."""
+        return self._ai.waiting
+
+    async def rate_limit(self, user_id: str | int, guild_id: str | int | None) -> None:
+        """Count one command or click of a person in a server against the rate limits (shared by every process);
+        raises :class:`~bot.service.RateLimitedError`, with when to try again, when they or the server go too fast.
+        A front end calls it before each command or click (not for autocomplete)."""
+        await self._rates.take(str(user_id), str(guild_id) if guild_id is not None else None)
 
     # -- lifecycle ------------------------------------------------------------------------------------------------
 
@@ -124,7 +139,8 @@ class GameService:
         """Propose a game to ``opponent`` (or to anyone in the channel when None). It expires unanswered. The game is
         rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once). With
         ``own_room`` (the front end will open the game a room of its own when it is accepted) the channel need not be
-        free of games."""
+        free of games. A person may have at most ``CHALLENGES_PER_SENDER`` pending challenges, and be sent at most
+        ``CHALLENGES_PER_TARGET`` (:class:`~bot.service.LimitReachedError`)."""
         where = (str(guild_id), str(channel_id))
         result = await self._challenges.create(
             *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room
@@ -189,7 +205,8 @@ class GameService:
     ) -> Result:
         """Start a game against an AI level. Such games are unrated and count in the versus-the-bot record. The AI
         thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the settings). With
-        ``room`` the game is played in the room it opens (see :data:`Room`)."""
+        ``room`` the game is played in the room it opens (see :data:`Room`). A person may have at most
+        ``AI_GAMES_PER_USER`` of them at once (:class:`~bot.service.LimitReachedError`)."""
         side = _options.side(_options.color_choice(color), self._rng)
         me, ai = models.PlayerRef.human(user), models.PlayerRef.ai(_options.level_name(level))
         players = (me, ai) if side == "black" else (ai, me)
@@ -214,7 +231,7 @@ class GameService:
         room: Room | None = None,
     ) -> Result:
         """Start an AI-versus-AI game to watch (in the room ``room`` opens, if any); its moves arrive through the event
-        sink."""
+        sink. A server may have at most ``EXHIBITIONS_PER_GUILD`` at once (:class:`~bot.service.LimitReachedError`)."""
         players = (
             models.PlayerRef.ai(_options.level_name(black_level)),
             models.PlayerRef.ai(_options.level_name(white_level)),
@@ -402,10 +419,10 @@ class GameService:
             game = game.evolve(channel_id=str(room_id))
         try:
             await self._store.create_game(
-                game, one_per_channel=self._settings.one_game_per_channel, challenge=challenge
+                game, one_per_channel=self._settings.one_game_per_channel, challenge=challenge, quotas=self._quotas
             )
         except CommitConflict as exc:
-            raise creation_refused(exc.tag) from None
+            raise limit_reached(exc.tag, self._settings) or creation_refused(exc.tag) from None
         self._cache[game.id] = game
         self._ai.schedule(game)
         closed = challenge[1] if challenge is not None else None

@@ -24,6 +24,10 @@ Key layout (``kingme:v1`` is the namespace and schema version; bump it for an in
     {ns}:lb:{scope}:{variant}          zset   uid -> rating (the human ladder)
     {ns}:vsbot:{scope}:{variant}:{uid} hash   {level}:wins|losses|draws -> count
     {ns}:names                         hash   uid -> display name
+    {ns}:user:{uid}:ai                 set    the user's active games against the AI (bounded by ai_games_per_user)
+    {ns}:guild:{gid}:exhibitions       set    the server's active exhibitions (bounded by exhibitions_per_guild)
+    {ns}:user:{uid}:sent               zset   pending challenge id the user sent -> expiry (challenges_per_sender)
+    {ns}:user:{uid}:received           zset   pending challenge id addressed to the user -> expiry (per target)
 
 Games are keyed by id alone so a button that carries only a game id finds its game; the guild is in the state and in
 every index that is per guild. A plain move is one EVALSHA: check the version, write the state, append the move,
@@ -36,6 +40,14 @@ week after it closed, a pair's daily count after two days; finished games stay (
 retention sweep (``GAME_RETENTION_DAYS``) or their player's erasure (``/checkers privacy``) removes or anonymises them.
 Every public method raises :class:`~bot.service.StoreUnavailableError` when Redis cannot be reached
 (:mod:`bot.store._connection`).
+
+The bounds of :class:`~bot.service.Quotas` are checked inside the commit that creates the game or challenge, on the
+``ai``, ``exhibitions``, ``sent`` and ``received`` indexes, so no two processes can both take the last free place; a
+pending challenge counts until it is closed or its expiry passes, whether or not the sweeper has expired it yet.
+
+The token buckets of the rate limits (``lua/bucket.lua``) are no game data: short-lived counters that expire by
+themselves, they live beside the versioned namespace as ``kingme:rate:{user|guild}:{id}`` (hash: tokens, at) and
+never need migrating.
 """
 
 from __future__ import annotations
@@ -48,7 +60,19 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from bot.service import Challenge, CommitConflict, GameState, MessageRef, Rating, Settlement, is_id
+from bot.service import (
+    NO_QUOTAS,
+    Bucket,
+    Challenge,
+    CommitConflict,
+    GameKind,
+    GameState,
+    MessageRef,
+    Quotas,
+    Rating,
+    Settlement,
+    is_id,
+)
 from bot.store._connection import unavailable_as_service_error
 
 NAMESPACE = "kingme:v1"
@@ -106,8 +130,10 @@ class RedisGameStore:
     def __init__(self, client: aioredis.Redis, namespace: str = NAMESPACE) -> None:
         self._r = client
         self._ns = namespace
-        source = resources.files("bot.store").joinpath("lua/commit.lua").read_text(encoding="utf-8")
-        self._commit_script = client.register_script(source)
+        self._rate_ns = namespace.rsplit(":", 1)[0] + ":rate"
+        scripts = resources.files("bot.store").joinpath("lua")
+        self._commit_script = client.register_script(scripts.joinpath("commit.lua").read_text(encoding="utf-8"))
+        self._bucket_script = client.register_script(scripts.joinpath("bucket.lua").read_text(encoding="utf-8"))
 
     # -- keys -----------------------------------------------------------------------------------------------------
 
@@ -130,6 +156,21 @@ class RedisGameStore:
 
     def _rating_key(self, scope: str, variant: str, user_id: str) -> str:
         return self._k("rating", scope, variant, user_id)
+
+    def _counted(self, game: GameState, quotas: Quotas) -> list[tuple[str, str, int | None]]:
+        """The bounded indexes a game is in: (refusal tag, set key, bound) for each."""
+        if game.kind is GameKind.AI:
+            return [("ai-games", self._k("user", p.id, "ai"), quotas.ai_games_per_user) for p in game.humans()]
+        if game.kind is GameKind.EXHIBITION:
+            return [("exhibitions", self._k("guild", game.guild_id, "exhibitions"), quotas.exhibitions_per_guild)]
+        return []
+
+    def _challenge_indexes(self, challenge: Challenge, quotas: Quotas) -> list[tuple[str, str, int | None]]:
+        """The bounded indexes of a challenge's pending state: (refusal tag, zset key, bound) for each."""
+        found = [("sent", self._k("user", challenge.challenger.id, "sent"), quotas.challenges_per_sender)]
+        if challenge.opponent is not None:
+            found.append(("received", self._k("user", challenge.opponent.id, "received"), quotas.challenges_per_target))
+        return found
 
     # -- commits --------------------------------------------------------------------------------------------------
 
@@ -160,9 +201,18 @@ class RedisGameStore:
             commit.op("LTRIM", moves_key, "0", str(len(after.moves) - 1))
 
     async def create_game(
-        self, game: GameState, *, one_per_channel: bool, challenge: tuple[Challenge, Challenge] | None = None
+        self,
+        game: GameState,
+        *,
+        one_per_channel: bool,
+        challenge: tuple[Challenge, Challenge] | None = None,
+        quotas: Quotas = NO_QUOTAS,
     ) -> None:
         commit = _Commit()
+        for tag, key, bound in self._counted(game, quotas):
+            if bound is not None:
+                commit.check(tag, "scard<", key, "", str(bound))
+            commit.op("SADD", key, game.id)
         channel_key = self._channel_key(game.guild_id, game.channel_id)
         if one_per_channel:
             commit.check("channel", "scard", channel_key, "", "0")
@@ -194,6 +244,8 @@ class RedisGameStore:
         commit.op("SET", result_key, after.result or "*")
         commit.op("ZREM", self._k("deadlines"), after.id)
         commit.op("SREM", self._channel_key(after.guild_id, after.channel_id), after.id)
+        for _, key, _ in self._counted(after, NO_QUOTAS):
+            commit.op("SREM", key, after.id)
         pair = self._pair_key(after)
         if pair is not None:
             commit.op("DEL", pair)
@@ -223,14 +275,21 @@ class RedisGameStore:
             commit.op("EXPIRE", day_key, str(2 * 86400))
         await self._run(commit)
 
-    def _challenge_ops(self, commit: _Commit, before: Challenge | None, after: Challenge) -> None:
+    def _challenge_ops(
+        self, commit: _Commit, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS
+    ) -> None:
         key = self._k("challenge", after.id)
         if before is None:
             commit.check("exists", "exists", key, "", "0")
+            for tag, index, bound in self._challenge_indexes(after, quotas):
+                if bound is not None:
+                    commit.check(tag, "zcount<", index, f"({_num(after.created_at)}", str(bound))
+                commit.op("ZREMRANGEBYSCORE", index, "-inf", _num(after.created_at))  # the expired ones
         else:
             commit.check("version", "hget", key, "v", str(before.version))
         commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
         users = [after.challenger.id] + ([after.opponent.id] if after.opponent is not None else [])
+        indexes = [index for _, index, _ in self._challenge_indexes(after, NO_QUOTAS)]
         if after.is_pending:
             # Seconds measured by Redis's own clock from now: the service's clock may be a test's, far in the past.
             lifetime = str(math.ceil(max(0.0, after.expires_at - after.created_at)) + CHALLENGE_GRACE)
@@ -239,6 +298,9 @@ class RedisGameStore:
             for user in users:
                 commit.op("SADD", self._k("user", user, "challenges"), after.id)
                 commit.op("EXPIRE", self._k("user", user, "challenges"), lifetime)  # the newest expires last
+            for index in indexes:
+                commit.op("ZADD", index, _num(after.expires_at), after.id)
+                commit.op("EXPIRE", index, lifetime)  # the newest expires last
         else:
             commit.op("ZREM", self._k("challenges", "expiry"), after.id)
             for user in users:
@@ -246,10 +308,12 @@ class RedisGameStore:
                 commit.op("SADD", self._k("user", user, "closed"), after.id)
                 commit.op("EXPIRE", self._k("user", user, "closed"), str(CLOSED_CHALLENGE_KEPT))
             commit.op("EXPIRE", key, str(CLOSED_CHALLENGE_KEPT))
+            for index in indexes:
+                commit.op("ZREM", index, after.id)
 
-    async def save_challenge(self, before: Challenge | None, after: Challenge) -> None:
+    async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
         commit = _Commit()
-        self._challenge_ops(commit, before, after)
+        self._challenge_ops(commit, before, after, quotas)
         await self._run(commit)
 
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
@@ -427,6 +491,14 @@ class RedisGameStore:
     async def set_names(self, names: dict[str, str]) -> None:
         if names:
             await self._r.hset(self._k("names"), mapping=names)  # type: ignore[arg-type]
+
+    async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
+        keys = [f"{self._rate_ns}:{bucket.key}" for bucket in buckets]
+        args = [_num(now)] + [x for b in buckets for x in (_num(b.rate), str(b.burst))]
+        reply = await self._bucket_script(keys=keys, args=args)
+        if int(reply[0]) == 0:
+            return None
+        return int(reply[0]) - 1, float(_text(reply[1]))
 
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]:
         if not user_ids:

@@ -7,6 +7,9 @@
 --     "get"    GET key                  (a missing key reads as "")
 --     "scard"  SCARD key                (as a decimal string)
 --     "exists" EXISTS key               ("0" or "1")
+--   or a bound, which passes while the count is below expected (a decimal string):
+--     "scard<"  SCARD key
+--     "zcount<" ZCOUNT key field +inf   (field is the lowest score counted, e.g. "(1700000000.5")
 --   an op is [command, key index, arg...]: a write command run as redis.call(command, KEYS[i], arg...).
 -- Returns {1} when applied, or {0, tag, actual} for the first check that failed (nothing is written then).
 local spec = cjson.decode(ARGV[1])
@@ -21,14 +24,24 @@ for _, c in ipairs(spec.c) do
     actual = tostring(redis.call("SCARD", key))
   elseif kind == "exists" then
     actual = tostring(redis.call("EXISTS", key))
+  elseif kind == "scard<" then
+    actual = redis.call("SCARD", key)
+  elseif kind == "zcount<" then
+    actual = redis.call("ZCOUNT", key, c[4], "+inf")
   else
     return redis.error_reply("unknown check kind " .. tostring(kind))
   end
-  if actual == false then
-    actual = ""
-  end
-  if actual ~= c[5] then
-    return {0, tag, actual}
+  if type(actual) == "number" then
+    if actual >= tonumber(c[5]) then
+      return {0, tag, tostring(actual)}
+    end
+  else
+    if actual == false then
+      actual = ""
+    end
+    if actual ~= c[5] then
+      return {0, tag, actual}
+    end
   end
 end
 for _, o in ipairs(spec.o) do

@@ -26,7 +26,13 @@ _BOARD_ID = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 _CHANNEL_MENTION = re.compile(r"<#(?P<id>\d+)>")
 
 
-SETTINGS = {"exhibition_move_delay": 0.0, "ai_think_time_max": 0.05, "discord_guild_id": None}
+SETTINGS = {
+    "exhibition_move_delay": 0.0,
+    "ai_think_time_max": 0.05,
+    "discord_guild_id": None,
+    "rate_user_burst": 10_000,  # whole games clicked at machine speed; test_limits.py tests the shipped limits
+    "rate_guild_burst": 10_000,
+}
 
 
 def make_settings(**overrides: Any) -> Settings:
@@ -197,14 +203,20 @@ def pool_type() -> type[AiPool]:
     return AiPool
 
 
+@contextlib.asynccontextmanager
+async def running(pool: AiPool) -> AsyncIterator[AiPool]:
+    """``pool`` started, and closed afterwards."""
+    await pool.start()
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
 @pytest.fixture
 async def pool(pool_type: type[AiPool]) -> AsyncIterator[AiPool]:
-    workers = pool_type(workers=2, queue_limit=16, move_timeout_slack=5.0)
-    await workers.start()
-    try:
+    async with running(pool_type(workers=2, queue_limit=16, move_timeout_slack=5.0)) as workers:
         yield workers
-    finally:
-        await workers.close()
 
 
 @pytest.fixture
@@ -213,10 +225,16 @@ def settings() -> Settings:
 
 
 @pytest.fixture
+def clock() -> Clock:
+    """The service's clock: real time plus what the test skips (a test module may override it)."""
+    return Clock()
+
+
+@pytest.fixture
 async def harness(
-    emulator: DiscordEmulator, redis_client: aioredis.Redis, pool: AiPool, settings: Settings
+    emulator: DiscordEmulator, redis_client: aioredis.Redis, pool: AiPool, settings: Settings, clock: Clock
 ) -> AsyncIterator[Harness]:
-    h = Harness(emulator, redis_client, pool, settings, Metrics(), Clock())
+    h = Harness(emulator, redis_client, pool, settings, Metrics(), clock)
     await h.start()
     try:
         yield h

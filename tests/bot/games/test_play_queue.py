@@ -43,6 +43,8 @@ class Bots:
             ai_backend="queue",
             ai_think_time_max=0.05,
             exhibition_move_delay=0.0,
+            rate_user_burst=10_000,  # a whole game clicked at machine speed
+            rate_guild_burst=10_000,
         )
         self.emulator = emulator
         self.runtime: Runtime | None = None
@@ -108,6 +110,7 @@ async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
 
     ai_moves = runtime.metrics.registry.get_sample_value("kingme_moves_total", {"player": "ai"})
     assert ai_moves and backend.counters.enqueued == backend.counters.completed == ai_moves
+    await eventually(lambda: backend.queue_depth == 0, what="the queue seen empty (the gauges are read every second)")
     samples = await scrape(runtime.web_url)
     assert samples["kingme_ai_live_workers"] == 2 and samples["kingme_ai_queue_depth"] == 0
     assert samples["kingme_ai_move_seconds_count"] == ai_moves

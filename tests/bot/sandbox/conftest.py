@@ -43,7 +43,14 @@ BOARD = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
 Update = dict[str, Any]
 
 
-SETTINGS = {**WHOLE_PROCESS, "use_threads": True, "ai_think_time_max": 0.05, "exhibition_move_delay": 0.0}
+SETTINGS = {
+    **WHOLE_PROCESS,
+    "use_threads": True,
+    "ai_think_time_max": 0.05,
+    "exhibition_move_delay": 0.0,
+    "rate_user_burst": 10_000,  # a whole game clicked at machine speed; tests/bot/games/test_limits.py tests the limits
+    "rate_guild_burst": 10_000,
+}
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:

@@ -22,6 +22,9 @@ class ThreadChooser:
     """The AI boundary implemented in-process: :func:`ai.api.choose_move` in a worker thread (not a mock: a second,
     simpler implementation of what the process pool does)."""
 
+    capacity = 4
+    """Searches it runs at once (the service never asks for more at a time)."""
+
     def __init__(self) -> None:
         self.calls = 0
 

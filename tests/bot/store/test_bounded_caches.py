@@ -45,6 +45,8 @@ async def test_the_service_caches_a_bounded_number_of_games(
 
 
 class BrokenChooser:
+    capacity = 4
+
     async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
         raise RuntimeError("no AI today")
 

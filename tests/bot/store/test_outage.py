@@ -53,6 +53,7 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
             return str(reply.message.content)
 
         await emulator.invoke(alice, ["checkers", "play"], {"level": "steady", "think": 2.0})
+        await eventually(lambda: service.user_games(alice.id), what="the game opened in its thread")
         [view] = await service.user_games(alice.id)
         game_id = view.id
         assert (await play(view)).startswith("You played")

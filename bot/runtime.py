@@ -252,7 +252,9 @@ class Runtime:
         self.store = RedisGameStore(self.redis)
         chooser = MeteredChooser(self.ai, self.metrics)
         counter = self.metrics.count_events  # moves and endings, from the events of every committed step
-        self.service = GameService(self.store, chooser, self.settings, sink=self.relay, observers=[counter])
+        self.service = GameService(
+            self.store, chooser, self.settings, sink=self.relay, observers=[counter], reviewer=self.ai
+        )
         self._stack.push_async_callback(stop_within, self.service.close, "the game service", SERVICE_STOP_TIMEOUT)
         self.sweeper = Sweeper(self.service)
         self.sweeper.start()

@@ -39,8 +39,18 @@ from bot.service._models import (
     is_id,
 )
 from bot.service._options import duration
-from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink, Settlement
+from bot.service._ports import (
+    CommitConflict,
+    EventObserver,
+    EventSink,
+    GameReviewer,
+    GameStore,
+    MoveChooser,
+    NullSink,
+    Settlement,
+)
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
+from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 
@@ -48,6 +58,7 @@ __all__ = [
     "DELETED_NAME",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
+    "Analysis",
     "Challenge",
     "ChallengeStatus",
     "CommitConflict",
@@ -59,6 +70,7 @@ __all__ = [
     "GameKind",
     "GameNotOverError",
     "GameOverError",
+    "GameReviewer",
     "GameService",
     "GameState",
     "GameStore",
@@ -81,6 +93,8 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Result",
+    "ReviewBusyError",
+    "ReviewUnavailableError",
     "SelfChallengeError",
     "ServiceError",
     "Settlement",

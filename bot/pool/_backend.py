@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from ai.api import GameInput, Limits, SearchResult
-from ai.review import GameReview
 
 
 class AiBackend(Protocol):
@@ -29,8 +28,3 @@ class AiBackend(Protocol):
     async def close(self) -> None: ...
 
     async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult: ...
-
-    async def review(self, game: GameInput) -> GameReview:
-        """Review a finished game (:mod:`ai.review`) at low priority: live moves never wait for more than one slice of
-        it (one position); the game service's ``GameReviewer``."""
-        ...

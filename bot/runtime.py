@@ -270,7 +270,12 @@ class Runtime:
         self.store = RedisGameStore(self.redis)
         chooser = MeteredChooser(self.ai, self.metrics)
         counter = self.metrics.count_events  # moves and endings, from the events of every committed step
-        self.service = GameService(self.store, chooser, self.settings, sink=self.relay, observers=[counter])
+        # Reviews run in this process's own workers or threads; the job queue has no review path (yet), so with
+        # AI_BACKEND=queue /checkers analyse says reviews are not available and stored ones are still shown.
+        reviewer = self.ai if isinstance(self.ai, AiPool | ThreadChooser) else None
+        self.service = GameService(
+            self.store, chooser, self.settings, sink=self.relay, observers=[counter], reviewer=reviewer
+        )
         self._stack.push_async_callback(stop_within, self.service.close, "the game service", SERVICE_STOP_TIMEOUT)
         interval = self.settings.sweep_interval
         lease = RedisLease(self.redis, "sweeper", ttl=Sweeper.lease_seconds(interval))

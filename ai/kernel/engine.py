@@ -145,8 +145,12 @@ def forget() -> None:
     _SESSIONS.clear()
 
 
-def search(board: Board, limits: Limits, rng: random.Random, *, table_entries: int) -> SearchResult:
-    """Search ``board`` (which has a legal move) within ``limits``; equal moves are tried in an order ``rng`` picks."""
+def search(
+    board: Board, limits: Limits, rng: random.Random, *, table_entries: int, fresh: bool = False
+) -> SearchResult:
+    """Search ``board`` (which has a legal move) within ``limits``; equal moves are tried in an order ``rng`` picks.
+    With ``fresh`` the table starts empty, so the result depends on nothing searched before (a reproducible
+    evaluation, :mod:`ai.review`)."""
     started = time.perf_counter()
     legal = board.legal_moves
     if len(legal) == 1:
@@ -156,6 +160,8 @@ def search(board: Board, limits: Limits, rng: random.Random, *, table_entries: i
     rng.shuffle(legal)
     roots = np.array([_packed(variant, m) for m in legal], dtype=np.int64)
     session = _session(variant, table_entries)
+    if fresh:
+        session.table[:] = 0
     session.searches += 1
     history = _history(board)
     keys = new_keys(history)

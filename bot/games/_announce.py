@@ -17,6 +17,7 @@ import discord
 
 from bot.bounded import BoundedDict
 from bot.games import _messages as say
+from bot.games._components import result_controls
 from bot.games._keeper import BoardKeeper
 from bot.games._messages import MENTIONS
 from bot.games._render import closed_challenge_content, result_message
@@ -74,7 +75,8 @@ class Announcer:
         channel = self._boards.messageable(self._boards.home(game))
         if any(e.kind is EventKind.GAME_OVER for e in events):
             await self._clear_ping(game.id)
-            await channel.send(result_message(view, events, self._links.game(game.id)), allowed_mentions=_NO_PINGS)
+            text = result_message(view, events, self._links.game(game.id))
+            await channel.send(text, view=result_controls(game.id), allowed_mentions=_NO_PINGS)
             return
         if game.kind is not GameKind.HUMAN or not game.is_active:
             return

@@ -42,6 +42,7 @@ from bot.games._render import (
     thread_notice,
 )
 from bot.games._respond import kind_of, metrics_of, send, within_deadline
+from bot.games._review import ReviewHandlers
 from bot.games._theme import BoardThemes
 from bot.games._threads import CommandThread, thread_name, threads_allowed
 from bot.service import (
@@ -137,6 +138,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         self._tiles: asyncio.Task[bool] | None = None
         self.clicks = ComponentHandlers(service, self.boards, self.events, game_threads=settings.game_threads)
         """What a click on a component does."""
+        self.reviews = ReviewHandlers(service, self.finder)
+        """``/checkers analyse`` and the clicks on a review's components."""
         bot.add_dynamic_items(_privacy.DeleteMyData)
         super().__init__()
 
@@ -476,6 +479,11 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         content = f"Game `{view.id}` · position now: `{view.fen}`\n```\n{shown}\n```"
         file = discord.File(io.BytesIO(pdn.encode()), filename=f"kingme-{view.id}.pdn")
         await send(interaction, ephemeral=True, content=content, file=file)
+
+    @app_commands.command(description="Review a finished game: each player's accuracy, mistakes and better moves")
+    @app_commands.describe(game="The game id (your last finished game here, or your last one, by default)")
+    async def analyse(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
+        await self.reviews.on_command(interaction, game)
 
     @app_commands.command(description="Watch two AI levels play each other")
     @app_commands.describe(level_a="The AI playing Black", level_b="The AI playing White", variant="The rules")

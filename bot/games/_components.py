@@ -21,6 +21,7 @@ from bot.service import Challenge, GameView
 if TYPE_CHECKING:
     from bot.games._cog import GamesCog
     from bot.games._handlers import ComponentHandlers
+    from bot.games._review import ReviewHandlers
 
 PREFIX = "km"
 GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno")
@@ -28,18 +29,29 @@ CHALLENGE_ACTIONS = ("accept", "decline")
 _GAME = r"(?P<game_id>[0-9A-Za-z_-]{1,40})"
 _CHALLENGE = r"(?P<challenge_id>[0-9A-Za-z_-]{1,40})"
 _VERSION = r"(?P<version>[0-9]{1,9})"
-_NUMBERS = ("version", "square")
+_NUMBERS = ("version", "square", "page")
 """The template groups that are numbers; every group is named after the item's constructor argument."""
 
 
 async def _handle(interaction: discord.Interaction[Any], call: Callable[[ComponentHandlers], Awaitable[None]]) -> None:
     """Run a click's handler; an error becomes the cog's short ephemeral answer."""
+    await _on_cog(interaction, lambda cog: call(cog.clicks))
+
+
+async def _handle_review(
+    interaction: discord.Interaction[Any], call: Callable[[ReviewHandlers], Awaitable[None]]
+) -> None:
+    """Run a click of a review's component, like :func:`_handle`."""
+    await _on_cog(interaction, lambda cog: call(cog.reviews))
+
+
+async def _on_cog(interaction: discord.Interaction[Any], call: Callable[[GamesCog], Awaitable[None]]) -> None:
     client = interaction.client
     cog = cast("GamesCog | None", client.get_cog("Games") if isinstance(client, commands.Bot) else None)
     if cog is None:  # pragma: no cover - the bot always registers the cog with the items
         raise RuntimeError("the Games cog is not loaded")
     try:
-        await call(cog.clicks)
+        await call(cog)
     except Exception as exc:
         await cog.report(interaction, exc)
 
@@ -179,6 +191,43 @@ class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]]
         await _handle(interaction, lambda h: h.on_resign_cancelled(interaction))
 
 
+class AnalyseButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:a:{_GAME}"):
+    """Under a game's result: review the game (``/checkers analyse``), answered privately."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Analyse", emoji="🔎", style=discord.ButtonStyle.primary, custom_id=f"{PREFIX}:a:{game_id}"
+            )
+        )
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle_review(interaction, lambda h: h.on_analyse(interaction, self.game_id))
+
+
+class ReviewPage(
+    _FromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:rv:{_GAME}:(?P<page>[0-9]{{1,4}})",
+):
+    """Previous or Next under a review: shows page ``page`` (from 0) of its key moments."""
+
+    def __init__(self, game_id: str, page: int, direction: str = "next", *, disabled: bool = False) -> None:
+        label = "◀ Previous" if direction == "previous" else "Next ▶"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label,
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"{PREFIX}:rv:{game_id}:{page}",
+            disabled=disabled,
+        )
+        super().__init__(button)
+        self.game_id, self.page = game_id, page
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle_review(interaction, lambda h: h.on_page(interaction, self.game_id, self.page))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PieceSelect,
     MoveSelect,
@@ -186,6 +235,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     ResignConfirm,
     ResignCancel,
+    AnalyseButton,
+    ReviewPage,
 )
 
 
@@ -199,6 +250,11 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 def resign_controls(view: GameView) -> discord.ui.View:
     return view_of(ResignConfirm(view.id, view.version), ResignCancel(view.id))
+
+
+def result_controls(game_id: str) -> discord.ui.View:
+    """Under a game's result message."""
+    return view_of(AnalyseButton(game_id))
 
 
 def challenge_controls(challenge: Challenge) -> discord.ui.View:

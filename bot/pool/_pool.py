@@ -8,7 +8,9 @@ event loop only awaits their futures. The pool adds what the bare executor lacks
 * recycling: a move still running at ``recycle_factor`` times its limit is stuck, and since a running task cannot be
   cancelled the whole executor is replaced and its workers killed;
 * recovery: when a worker dies (:class:`~concurrent.futures.process.BrokenProcessPool`) the executor is replaced and
-  the move retried once, then :class:`AiUnavailableError`.
+  the move retried once, then :class:`AiUnavailableError`;
+* game reviews at low priority (:meth:`AiPool.review`): one position a slice, each slice given a worker only when one
+  is free and no live move waits (:mod:`bot.pool._slots`), so a live move waits for one slice at most.
 
 Moves are handed to the executor only when a worker is free (an :class:`asyncio.Semaphore` with one slot per worker),
 so the time limit measures the search and not the wait in the queue, and the waiting moves are this pool's queue.
@@ -29,11 +31,22 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ai.api import GameInput, Limits, SearchResult, UnknownLevelError, choose_move, get_level, merge_limits
+from ai.review import REVIEW_NODES, TIME_BACKSTOP, GameReview, assemble, evaluate_position
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError
-from bot.pool._worker import READY_TIMEOUT, MoveFunction, WorkerReady, call_in_worker, init_worker, worker_ready
+from bot.pool._slots import PrioritySlots
+from bot.pool._worker import (
+    READY_TIMEOUT,
+    MoveFunction,
+    ReviewFunction,
+    WorkerReady,
+    call_in_worker,
+    init_worker,
+    portably,
+    worker_ready,
+)
 
 START_TIMEOUT = READY_TIMEOUT
 """Seconds :meth:`AiPool.start` waits for the workers to boot, import the AI and compile or load the search kernel."""
@@ -51,8 +64,10 @@ def move_time(level: str, limits: Limits | None) -> float:
     seconds = limits.time if limits is not None else None
     return seconds if seconds is not None else UNTIMED_MOVE_TIME
 
-_Job = Callable[[], SearchResult]
-"""One move, bound to its arguments and picklable: what a worker runs."""
+
+T = TypeVar("T")
+_Job = Callable[[], T]
+"""One move or one slice of a review, bound to its arguments and picklable: what a worker runs."""
 
 
 @dataclass
@@ -94,10 +109,12 @@ class AiPool:
         recycle_factor: float = 2.0,
         latency_window: int = 100,
         target: MoveFunction = choose_move,
+        review_target: ReviewFunction = evaluate_position,
         start_method: str = "spawn",
     ) -> None:
         """A move may search for its time (:func:`move_time`) plus ``move_timeout_slack``; one still running at
-        ``recycle_factor`` times that limit gets its executor replaced. ``target`` replaces ``choose_move`` (tests).
+        ``recycle_factor`` times that limit gets its executor replaced. ``target`` replaces ``choose_move`` and
+        ``review_target`` :func:`ai.review.evaluate_position` (tests).
         ``start_method`` is ``"spawn"`` or ``"forkserver"``: never ``"fork"``, which copies the loop's threads."""
         if workers < 1 or queue_limit < 1:
             raise ValueError("workers and queue_limit must be at least 1")
@@ -108,12 +125,13 @@ class AiPool:
         self._slack = move_timeout_slack
         self._recycle_factor = recycle_factor
         self._target = target
+        self._review_target = review_target
         self._context = multiprocessing.get_context(start_method)
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._slots = asyncio.Semaphore(workers)
+        self._slots = PrioritySlots(workers)
         self._in_flight = 0
         self._waiting = 0
         self._busy = 0
@@ -225,10 +243,7 @@ class AiPool:
         ``choose_move`` raises on bad input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`,
         :class:`ValueError`) propagate unchanged.
         """
-        if self._closed:
-            raise AiUnavailableError("the pool is closed")
-        if self._executor is None:
-            raise RuntimeError("AiPool.start() must be awaited before choose()")
+        self._check_started()
         if self._in_flight >= self._queue_limit:
             self._counters.rejected += 1
             raise PoolBusyError(f"{self._in_flight} moves in flight, limit {self._queue_limit}")
@@ -250,13 +265,33 @@ class AiPool:
         self._latencies.append(time.monotonic() - admitted)
         return result
 
-    async def _run_with_retry(self, job: _Job, time_limit: float) -> SearchResult:
+    async def review(self, game: GameInput) -> GameReview:
+        """Review a game in the workers at low priority: each position is one slice, run only when a worker is free
+        and no live move waits, and the slices are assembled here (:mod:`ai.review`).
+
+        Raises :class:`AiTimeoutError` or :class:`AiUnavailableError` as a move does, and :class:`core.RulesError`
+        for a game that does not replay.
+        """
+        self._check_started()
+        positions = []
+        for ply in range(len(game.moves) + 1):
+            job = functools.partial(portably, self._review_target, game, ply, REVIEW_NODES)
+            positions.append(await self._run_with_retry(job, TIME_BACKSTOP + self._slack, low=True))
+        return assemble(game, positions)
+
+    def _check_started(self) -> None:
+        if self._closed:
+            raise AiUnavailableError("the pool is closed")
+        if self._executor is None:
+            raise RuntimeError("AiPool.start() must be awaited first")
+
+    async def _run_with_retry(self, job: _Job[T], time_limit: float, *, low: bool = False) -> T:
         """Run ``job``, again in a fresh executor if its worker died; a second death is :class:`AiUnavailableError`."""
         for retry in (False, True):
             if retry:
                 self._counters.retried += 1
             try:
-                return await self._attempt(job, time_limit)
+                return await self._attempt(job, time_limit, low)
             except _WorkerLostError as lost:
                 if not self._closed:
                     self._replace(lost.generation)
@@ -264,13 +299,15 @@ class AiPool:
                     raise AiUnavailableError("the pool closed during the move") from None
         raise AiUnavailableError("the worker died twice running this move")
 
-    async def _attempt(self, job: _Job, time_limit: float) -> SearchResult:
-        """Wait for a free worker, then run the move there once."""
-        self._waiting += 1
+    async def _attempt(self, job: _Job[T], time_limit: float, low: bool) -> T:
+        """Wait for a free worker (behind every live move when ``low``: a review's slice), then run the job there
+        once. Only live moves count in :attr:`queue_depth`."""
+        waiting = 0 if low else 1
+        self._waiting += waiting
         try:
-            await self._slots.acquire()
+            await self._slots.acquire(low=low)
         finally:
-            self._waiting -= 1
+            self._waiting -= waiting
         self._busy += 1
         executor, generation = self._executor, self._generation
         try:
@@ -302,7 +339,7 @@ class AiPool:
         self._busy -= 1
         self._slots.release()
 
-    def _release_slot_threadsafe(self, _future: Future[SearchResult]) -> None:
+    def _release_slot_threadsafe(self, _future: Future[Any]) -> None:
         """Done callback of a move's future: it runs in the executor's manager thread."""
         assert self._loop is not None
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is left to wait for the slot
@@ -325,11 +362,11 @@ class AiPool:
         tasks.add(task)
         task.add_done_callback(tasks.discard)
 
-    def _watch(self, future: Future[SearchResult], generation: int, deadline: float) -> None:
+    def _watch(self, future: Future[Any], generation: int, deadline: float) -> None:
         """Replace the executor if ``future`` has not finished by ``deadline`` (a ``time.monotonic()`` value)."""
         self._spawn(self._watchdog(future, generation, deadline), self._watchdogs)
 
-    async def _watchdog(self, future: Future[SearchResult], generation: int, deadline: float) -> None:
+    async def _watchdog(self, future: Future[Any], generation: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         if not future.done():
             self._replace(generation)

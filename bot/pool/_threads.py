@@ -1,11 +1,18 @@
-"""The AI in threads of the bot's own process, for hosts where worker processes cost too much memory."""
+"""The AI in threads of the bot's own process, for hosts where worker processes cost too much memory; game reviews
+there too, at low priority (:mod:`bot.pool._slots`)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from ai.api import GameInput, Limits, SearchResult, choose_move, warm_up
+from ai.review import REVIEW_NODES, GameReview, assemble, evaluate_position
+from bot.pool._slots import PrioritySlots
+
+T = TypeVar("T")
 
 
 class ThreadChooser:
@@ -15,6 +22,8 @@ class ThreadChooser:
     def __init__(self, workers: int) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kingme-ai")
         self._workers = workers
+        self._slots = PrioritySlots(workers)
+        """Threads for moves first, then for the slices of reviews: the executor never queues a move behind one."""
         self._in_flight = 0
         self._closed = False
 
@@ -50,7 +59,20 @@ class ThreadChooser:
     async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
         self._in_flight += 1
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, choose_move, level, game, limits, seed)
+            return await self._run(False, choose_move, level, game, limits, seed)
         finally:
             self._in_flight -= 1
+
+    async def review(self, game: GameInput) -> GameReview:
+        """Review a game one position at a time, each slice run only when a thread is free and no move waits."""
+        positions = [
+            await self._run(True, evaluate_position, game, ply, REVIEW_NODES) for ply in range(len(game.moves) + 1)
+        ]
+        return assemble(game, positions)
+
+    async def _run(self, low: bool, function: Callable[..., T], *args: Any) -> T:
+        await self._slots.acquire(low=low)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        finally:
+            self._slots.release()

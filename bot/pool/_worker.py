@@ -8,14 +8,19 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.synchronize import Barrier
+from typing import Any, TypeVar
 
 from ai.api import GameInput, Limits, SearchResult
+from ai.review import PositionEval
 
 MoveFunction = Callable[[str, GameInput, Limits | None, int], SearchResult]
 """The signature of :func:`ai.api.choose_move`; a replacement must be picklable (module-level or a partial of one)."""
+ReviewFunction = Callable[[GameInput, int, int], PositionEval]
+"""The signature of :func:`ai.review.evaluate_position` (game, ply, nodes): one slice of a game review."""
 READY_TIMEOUT = 180.0
 """Seconds the workers of a new executor wait for each other to be ready: a cold numba cache takes 10 to 30 s."""
 
+T = TypeVar("T")
 _warm_up_seconds = 0.0
 _ready: Barrier | None = None
 
@@ -72,9 +77,14 @@ def portable(exc: BaseException) -> BaseException:
 
 
 def call_in_worker(target: MoveFunction, level: str, game: GameInput, limits: Limits | None, seed: int) -> SearchResult:
-    """Run ``target`` on one move, turning an exception that could not travel back to the parent into one that can."""
+    """Run ``target`` on one move (see :func:`portably`)."""
+    return portably(target, level, game, limits, seed)
+
+
+def portably(function: Callable[..., T], *args: Any) -> T:
+    """Run ``function(*args)``, turning an exception that could not travel back to the parent into one that can."""
     try:
-        return target(level, game, limits, seed)
+        return function(*args)
     except Exception as exc:
         converted = portable(exc)
         if converted is exc:

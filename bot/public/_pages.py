@@ -177,10 +177,12 @@ async def game_pdn(request: web.Request) -> web.Response:
 
 async def game_json(request: web.Request) -> web.Response:
     game, pdn = await _finished_game(request)
-    return web.json_response(_game_data(game, pdn))
+    return web.json_response(await _game_data(request, game, pdn))
 
 
-def _game_data(game: GameState, pdn: str) -> dict[str, Any]:
+async def _game_data(request: web.Request, game: GameState, pdn: str) -> dict[str, Any]:
+    """The game for the page's script and the JSON: its replay, and its review when it has one (the graph)."""
+    review = await request.app[SERVICE_KEY].stored_review(game.id)
     try:
         positions = replay(pdn).as_json()
     except InvalidPdnError:
@@ -196,6 +198,7 @@ def _game_data(game: GameState, pdn: str) -> dict[str, Any]:
         "variant": game.variant,
         "pdn": pdn,
         "replay": positions,
+        "review": review.as_json() if review is not None else None,
     }
 
 
@@ -210,7 +213,7 @@ def script_json(data: object) -> str:
 
 async def game_html(request: web.Request) -> web.Response:
     game, pdn = await _finished_game(request)
-    data = _game_data(game, pdn)
+    data = await _game_data(request, game, pdn)
     title = f"{game.black.name} vs {game.white.name}"
     payload = script_json(data)
     body = f"""
@@ -228,6 +231,8 @@ async def game_html(request: web.Request) -> web.Response:
       <button id="last" title="Last position (End)">Last ⏭</button>
     </div>
     <p id="status" class="status" aria-live="polite"></p>
+    <div id="graph" class="graph"><p class="note">Not reviewed yet: <code>/checkers analyse game:{_e(game.id)}</code>
+     in Discord draws the evaluation graph here.</p></div>
     <ol id="moves" class="moves"></ol>
   </div>
 </div>

@@ -49,6 +49,7 @@ from bot.service._ports import (
     CommitConflict,
     EventObserver,
     EventSink,
+    GameReviewer,
     GameStore,
     MoveChooser,
     NullSink,
@@ -56,6 +57,7 @@ from bot.service._ports import (
     Settlement,
 )
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
+from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 
@@ -64,6 +66,7 @@ __all__ = [
     "NO_QUOTAS",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
+    "Analysis",
     "Bucket",
     "Busy",
     "Challenge",
@@ -78,6 +81,7 @@ __all__ = [
     "GameKind",
     "GameNotOverError",
     "GameOverError",
+    "GameReviewer",
     "GameService",
     "GameState",
     "GameStore",
@@ -103,6 +107,8 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Result",
+    "ReviewBusyError",
+    "ReviewUnavailableError",
     "SelfChallengeError",
     "ServiceError",
     "Settlement",

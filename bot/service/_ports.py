@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ai.api import GameInput, Limits, SearchResult
+from ai.review import GameReview
 from bot.service._models import Challenge, Event, GameState, GameView, MessageRef, Rating
 
 
@@ -19,9 +20,9 @@ class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, n
 
     ``version`` (the game or challenge changed), ``exists`` (the id is taken), ``channel`` (the channel has an active
     game), ``pair`` (the two players already have a game), ``rating`` (a rating changed meanwhile), ``pair-day`` (the
-    pair's daily count changed meanwhile), ``finished`` (the game's result is already recorded), ``missing`` (the game
-    or challenge to annotate does not exist); a :class:`Quotas` bound reached: ``ai-games``, ``exhibitions``,
-    ``sent`` (the challenger's pending challenges), ``received`` (the opponent's).
+    pair's daily count changed meanwhile), ``finished`` (the game's result is already recorded; for a review: the game
+    is not finished), ``missing`` (the game or challenge to annotate does not exist); a :class:`Quotas` bound reached:
+    ``ai-games``, ``exhibitions``, ``sent`` (the challenger's pending challenges), ``received`` (the opponent's).
     """
 
     def __init__(self, tag: str, actual: str = "") -> None:
@@ -181,6 +182,15 @@ class GameStore(Protocol):
         """Finished games that ended before ``ended_before``, oldest first (for the retention sweep)."""
         ...
 
+    async def save_review(self, game_id: str, review: str) -> None:
+        """Keep a finished game's review (JSON text), once; raises :class:`CommitConflict` ``finished`` when the game
+        is not finished or is gone, ``exists`` when it has a review already."""
+        ...
+
+    async def load_review(self, game_id: str) -> str | None:
+        """The stored review of a game (JSON text), or None."""
+        ...
+
     async def delete_finished_game(self, game: GameState) -> None:
         """Delete a finished game and its index entries; raises :class:`CommitConflict` ``version`` if it changed."""
         ...
@@ -216,6 +226,12 @@ class Busy(Protocol):
     ``PoolBusyError`` is one). The service recognises it by this shape, without importing the pool."""
 
     retry_after: float
+
+
+class GameReviewer(Protocol):
+    """Reviews finished games (the AI pool, at low priority); raises on failure."""
+
+    async def review(self, game: GameInput) -> GameReview: ...
 
 
 class EventSink(Protocol):

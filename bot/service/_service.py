@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 
+from ai.review import GameReview
 from bot.bounded import BoundedDict
 from bot.locks import KeyedLocks
 from bot.service import _models as models
@@ -27,8 +28,17 @@ from bot.service._errors import PositionChangedError, ServiceError, UnknownGameE
 from bot.service._limits import RateLimits, limit_reached, quotas
 from bot.service._models import GameState, GameView, Result, User
 from bot.service._pdn import game_pdn
-from bot.service._ports import CommitConflict, EventObserver, EventSink, GameStore, MoveChooser, NullSink
+from bot.service._ports import (
+    CommitConflict,
+    EventObserver,
+    EventSink,
+    GameReviewer,
+    GameStore,
+    MoveChooser,
+    NullSink,
+)
 from bot.service._privacy import Erasure, PersonalData, Privacy
+from bot.service._review import Analysis, Reviews
 from bot.service._standings import Standings, scope_of
 from bot.service._transitions import Plan, Skip, Step
 from bot.settings import DAY, Settings
@@ -57,6 +67,7 @@ class GameService:
         clock: the time in epoch seconds; tests pass their own to move time without sleeping.
         sink: receives events that happen outside a request (AI moves, timeouts, expired challenges).
         observers: hear the events of every committed step once (the metrics count moves and endings with them).
+        reviewer: reviews finished games (the AI pool; without one, ``analyse`` serves stored reviews only).
     """
 
     def __init__(
@@ -69,6 +80,7 @@ class GameService:
         sink: EventSink | None = None,
         rng: random.Random | None = None,
         observers: Iterable[EventObserver] = (),
+        reviewer: GameReviewer | None = None,
     ) -> None:
         self._store = store
         self._settings = settings if settings is not None else Settings()
@@ -84,6 +96,7 @@ class GameService:
         self._rates = RateLimits(store, self._settings, clock)
         self._standings = Standings(store, self._settings.rated_games_per_pair_per_day)
         self._privacy = Privacy(store, clock)
+        self._reviews = Reviews(store, reviewer)
 
     @property
     def settings(self) -> Settings:
@@ -117,8 +130,10 @@ class GameService:
         return len(self._ai.resume(await self._store.load_games(await self._store.active_game_ids())))
 
     async def close(self) -> None:
-        """Stop scheduling AI turns and cancel the pending ones (their games resume on the next start)."""
+        """Stop scheduling AI turns and cancel the pending ones (their games resume on the next start), and the reviews
+        being computed."""
         await self._ai.close()
+        await self._reviews.close()
 
     # -- challenges -----------------------------------------------------------------------------------------------
 
@@ -363,6 +378,17 @@ class GameService:
     ) -> models.PlayerStats:
         """A player's rating, record, rank and versus-the-bot record in a guild (or globally)."""
         return await self._standings.stats(str(user_id), scope_of(guild_id), _options.variant_name(variant))
+
+    async def analyse(self, game_id: str, requester: User, guild_id: str | int | None = None) -> Analysis:
+        """The review of a finished game (``/checkers analyse``): stored with the game once computed by the AI pool at
+        low priority (see :mod:`ai.review` for what it holds). Refused while the game is being played, and while the
+        requester has another review running."""
+        game = await self._load(game_id, guild_id)
+        return Analysis(game, await self._reviews.analyse(game, requester))
+
+    async def stored_review(self, game_id: str) -> GameReview | None:
+        """A game's review if one was computed (the replay page draws its graph), never computing one."""
+        return await self._reviews.stored(game_id)
 
     # -- personal data --------------------------------------------------------------------------------------------
 

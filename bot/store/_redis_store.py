@@ -6,6 +6,7 @@ Key layout (``kingme:v1`` is the namespace and schema version; bump it for an in
                                               board (JSON of the board message's MessageRef, not versioned)
     {ns}:game:{id}:moves               list   PDN move texts
     {ns}:game:{id}:result              string PDN result, set once when the game ends
+    {ns}:game:{id}:review              string JSON of the finished game's review (ai.review.GameReview), set once
     {ns}:challenge:{id}                hash   v, state (JSON of Challenge), message (JSON MessageRef, not versioned)
     {ns}:deadlines                     zset   active game id -> move deadline
     {ns}:ai:turns                      zset   active game id where an AI is to move -> when its turn began
@@ -329,6 +330,22 @@ class RedisGameStore:
         commit.op("HSET", key, field, where.to_json())
         await self._run(commit)
 
+    async def save_review(self, game_id: str, review: str) -> None:
+        """Keep a finished game's review (JSON); ``finished`` if the game is not finished (or gone), ``exists`` if it
+        has one already."""
+        commit = _Commit()
+        key = self._game_key(game_id)
+        commit.check("finished", "exists", key + ":result", "", "1")
+        commit.check("exists", "exists", key + ":review", "", "0")
+        commit.op("SET", key + ":review", review)
+        await self._run(commit)
+
+    async def load_review(self, game_id: str) -> str | None:
+        if not is_id(game_id):
+            return None
+        value = await self._r.get(self._game_key(game_id) + ":review")
+        return _text(value) if value is not None else None
+
     # -- retention and erasure -------------------------------------------------------------------------------------
 
     async def finished_before(self, ended_before: float, limit: int) -> list[str]:
@@ -342,6 +359,7 @@ class RedisGameStore:
         commit.op("DEL", key)
         commit.op("DEL", key + ":moves")
         commit.op("DEL", key + ":result")
+        commit.op("DEL", key + ":review")
         commit.op("ZREM", self._k("finished"), game.id)
         commit.op("ZREM", self._k("guild", game.guild_id, "history"), game.id)
         for player in game.humans():

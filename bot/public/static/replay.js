@@ -1,5 +1,7 @@
 // The replay of a finished game: draws the positions the server read from the game's PDN (with the rules engine),
-// one at a time. First, previous, next and last buttons; the arrow keys, Home and End do the same.
+// one at a time. First, previous, next and last buttons; the arrow keys, Home and End do the same. A reviewed game
+// also gets its evaluation graph: Black's expected score at every position (up is good for Black), the inaccuracies,
+// mistakes and blunders marked on the position they led to; a click on a point shows that position.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("game-data").textContent);
@@ -92,8 +94,52 @@
     } else {
       moveList.scrollTop = 0;
     }
+    graphPoints.forEach((point, index) => point.classList.toggle("current", index === ply));
     buttons.first.disabled = buttons.prev.disabled = ply === 0;
     buttons.next.disabled = buttons.last.disabled = ply === total;
+  }
+
+  // the evaluation graph, when the game has a review
+  const graphPoints = [];
+  if (data.review) {
+    const SVG = "http://www.w3.org/2000/svg";
+    const width = 320, height = 120, pad = 6;
+    const evals = data.review.positions;
+    const judged = {};
+    data.review.moves.forEach((m) => { judged[m.ply] = m; });
+    const x = (i) => pad + (evals.length > 1 ? i * (width - 2 * pad) / (evals.length - 1) : (width - 2 * pad) / 2);
+    const y = (value) => pad + (1 - value) * (height - 2 * pad);
+    const element = (name, attributes, parent) => {
+      const node = document.createElementNS(SVG, name);
+      Object.entries(attributes).forEach(([key, value]) => node.setAttribute(key, String(value)));
+      parent.appendChild(node);
+      return node;
+    };
+    const graph = document.getElementById("graph");
+    graph.textContent = "";
+    const svg = element("svg", {viewBox: `0 0 ${width} ${height}`, role: "img",
+      "aria-label": "evaluation graph: Black's expected score after each move"}, graph);
+    element("rect", {class: "area", x: 0, y: 0, width, height}, svg);
+    element("line", {class: "even", x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5)}, svg);
+    element("polyline", {class: "curve", points: evals.map((e, i) => `${x(i)},${y(e.expected)}`).join(" ")}, svg);
+    evals.forEach((e, i) => {
+      const move = judged[e.ply];
+      const mark = move && ["inaccuracy", "mistake", "blunder"].includes(move.judgement) ? move.judgement : "";
+      const point = element("circle", {class: `point ${mark}`.trim(), cx: x(i), cy: y(e.expected),
+        r: mark === "blunder" ? 5 : mark ? 4 : 2.5, "data-ply": e.ply}, svg);
+      const title = document.createElementNS(SVG, "title");
+      const what = move ? `Move ${Math.ceil(e.ply / 2)}: ${move.move}${mark ? ` (${mark})` : ""}` : "Start";
+      title.textContent = `${what} · Black ${Math.round(e.expected * 100)}%`;
+      point.appendChild(title);
+      point.addEventListener("click", () => show(e.ply));
+      graphPoints.push(point);
+    });
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    const accuracy = (p) => p.accuracy === null ? "–" : `${p.accuracy.toFixed(1)}%`;
+    legend.textContent = `Black's expected score · accuracy: Black ${accuracy(data.review.black)}, ` +
+      `White ${accuracy(data.review.white)} · red: blunders`;
+    graph.appendChild(legend);
   }
 
   buttons.first.addEventListener("click", () => show(0));

@@ -58,7 +58,9 @@ class Harness:
         """A new service and a new bot on the same Redis, pool and emulator (as after a restart)."""
         self.relay = EventRelay()
         store = RedisGameStore(self.redis)
-        self.service = GameService(store, self.pool, self.settings, sink=self.relay, clock=self.clock)
+        self.service = GameService(
+            store, self.pool, self.settings, sink=self.relay, clock=self.clock, reviewer=self.pool
+        )
         await self.service.start()
         bot = KingMeBot(self.service, self.settings, metrics=self.metrics, relay=self.relay, guild_ready_timeout=0.05)
         ready = asyncio.Event()

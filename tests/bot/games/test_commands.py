@@ -33,6 +33,7 @@ COMMANDS: dict[str, list[str]] = {
     "stats": ["user", "variant"],
     "history": ["user"],
     "export": ["game"],
+    "analyse": ["game"],
     "watch": ["level_a", "level_b", "variant"],
     "privacy": [],
     "help": [],

@@ -226,3 +226,25 @@ async def test_an_unpicklable_error_does_not_break_the_pool(make_pool: Callable[
     assert isinstance(caught.value, RulesError)
     assert pool.counters.restarts == 0
     assert_legal(midgame(), await pool.choose("easy", game, Limits(time=1.0)))
+
+
+async def test_a_live_move_waits_for_one_slice_of_a_review_at_most(
+    make_pool: Callable[..., Any], tmp_path: Path
+) -> None:
+    """A review is sliced per position at low priority: moves asked for while it runs go before its next slice."""
+    log = tmp_path / "order.log"
+    pool = await make_pool(
+        workers=1,
+        target=functools.partial(pool_targets.logged_move, log=str(log)),
+        review_target=functools.partial(pool_targets.logged_slice, log=str(log)),
+    )
+    played = GameInput("american", Board().initial_fen, ("11-15", "23-19", "12-16", "19x12", "8-11", "22-18"))
+    review = asyncio.create_task(pool.review(played))
+    moves = [asyncio.create_task(pool.choose("easy", GameInput.from_board(midgame()))) for _ in range(2)]
+    await asyncio.gather(*moves)
+    reviewed = await review
+    order = log.read_text().split()
+    assert order.count("slice") == len(played.moves) + 1 and order.count("move") == 2
+    assert order[:3] == ["slice", "move", "move"], order  # the running slice ends, then both moves, then the rest
+    assert [m.judgement.value for m in reviewed.moves][2] == "blunder"
+    assert pool.queue_depth == 0 and pool.busy_workers == 0

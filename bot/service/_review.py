@@ -1,0 +1,108 @@
+"""Game reviews (``/checkers analyse``, the replay page's graph): computed once per finished game by the AI pool at low
+priority, stored with the game, and handed out again from the store.
+
+A review costs a few seconds of a worker, so one person has one review running at a time (in this process); a game
+asked for by several people at once is reviewed once, and all of them get that review. A request that gives up (an
+interaction that expires) leaves its review running to the end, so it is stored for the next ask.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from ai.api import GameInput
+from ai.review import GameReview
+from bot.service._errors import GameNotOverError, ServiceError
+from bot.service._models import GameState, User
+from bot.service._ports import CommitConflict, GameReviewer, GameStore
+
+log = logging.getLogger(__name__)
+
+STILL_PLAYING = "That game is still being played: review it when it ends."
+ONE_AT_A_TIME = "Your other review is still running: ask again when it is done."
+UNAVAILABLE = "Game reviews are not available here."
+FAILED = "The review could not be finished right now: try again in a moment."
+
+
+class ReviewBusyError(ServiceError):
+    """The requester already has a review running."""
+
+
+class ReviewUnavailableError(ServiceError):
+    """No reviewer is configured, or the review failed in the AI pool."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A finished game and its review."""
+
+    game: GameState
+    review: GameReview
+
+
+class Reviews:
+    """Computes, stores and reads back the reviews of finished games."""
+
+    def __init__(self, store: GameStore, reviewer: GameReviewer | None) -> None:
+        self._store = store
+        self._reviewer = reviewer
+        self._running: dict[str, asyncio.Task[GameReview]] = {}
+        """Game id -> its review being computed."""
+        self._requesters: set[str] = set()
+        """Users waiting for a review of this process."""
+
+    async def stored(self, game_id: str) -> GameReview | None:
+        """The game's stored review, or None (also for one this version cannot read)."""
+        text = await self._store.load_review(game_id)
+        if text is None:
+            return None
+        try:
+            return GameReview.from_json(text)
+        except (ValueError, KeyError, TypeError):
+            log.warning("the stored review of game %s does not read back", game_id)
+            return None
+
+    async def analyse(self, game: GameState, requester: User) -> GameReview:
+        """The review of a finished game: the stored one, or one computed now (and stored)."""
+        if game.is_active:
+            raise GameNotOverError(STILL_PLAYING)
+        review = await self.stored(game.id)
+        if review is not None:
+            return review
+        if self._reviewer is None:
+            raise ReviewUnavailableError(UNAVAILABLE)
+        if requester.id in self._requesters:
+            raise ReviewBusyError(ONE_AT_A_TIME)
+        self._requesters.add(requester.id)
+        try:
+            task = self._running.get(game.id)
+            if task is None:
+                task = self._running[game.id] = asyncio.create_task(self._compute(game), name=f"review-{game.id}")
+                task.add_done_callback(lambda _: self._running.pop(game.id, None))
+            return await asyncio.shield(task)
+        finally:
+            self._requesters.discard(requester.id)
+
+    async def close(self) -> None:
+        """Cancel the reviews being computed (nothing is stored for them)."""
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _compute(self, game: GameState) -> GameReview:
+        assert self._reviewer is not None
+        try:
+            review = await self._reviewer.review(GameInput(game.variant, game.initial_fen, game.moves))
+        except Exception as exc:
+            log.warning("the review of game %s failed: %r", game.id, exc)
+            raise ReviewUnavailableError(FAILED) from None
+        try:
+            await self._store.save_review(game.id, review.to_json())
+        except CommitConflict as exc:
+            if exc.tag == "exists":  # another process stored its review first: everyone gets that one
+                return await self.stored(game.id) or review
+            log.info("game %s was deleted during its review; the review is not kept", game.id)
+        return review

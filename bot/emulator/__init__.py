@@ -7,9 +7,11 @@ discord.py client logs in to, over an in-process model of one guild.
             reply = await emulator.invoke(emulator.user("alice"), ["checkers", "play"], {"level": 3})
 """
 
+from ._attachments import download, find_attachment
 from ._interactions import InteractionHandle, Reply
 from ._patch import patch_discordpy
 from ._server import DiscordEmulator
+from ._snapshot import WorldFileError, WorldKeeper
 from ._state import (
     Attachment,
     Channel,
@@ -35,5 +37,9 @@ __all__ = [
     "RegisteredCommand",
     "Reply",
     "User",
+    "WorldFileError",
+    "WorldKeeper",
+    "download",
+    "find_attachment",
     "patch_discordpy",
 ]

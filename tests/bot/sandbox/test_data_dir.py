@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.emulator import Message
+from bot.emulator import DiscordEmulator, Message
 from bot.runtime import StartupError
 from bot.sandbox_runtime import WORLD_FILE, SandboxRuntime
 from tests.bot.sandbox.conftest import make_settings
@@ -44,6 +45,27 @@ def button(message: Message, prefix: str) -> str:
     )
 
 
+def seen(emulator: DiscordEmulator, board: Message) -> dict[str, Any]:
+    """What a user sees of the world: the ids of the server, the channel, the users and the bot, the board as it is
+    drawn, the emoji tiles and the channel's messages."""
+    return {
+        "guild": emulator.guild.id,
+        "channel": emulator.channel.id,
+        "users": {u.name: u.id for u in emulator.state.users.values()},
+        "bot": emulator.bot_user.id,
+        "board": (board.id, board.content, board.embeds, board.components),
+        "emojis": {e.name: e.id for e in emulator.emojis.emojis.values()},
+        "messages": [m.id for m in emulator.messages()],
+    }
+
+
+def saved_embeds(data: Path, message_id: int) -> list[Any] | None:
+    """A message's embeds as the world file on disk has them now (None: not there)."""
+    world = data / WORLD_FILE
+    messages = json.loads(world.read_bytes())["messages"] if world.exists() else []
+    return next((m["embeds"] for m in messages if m["id"] == message_id), None)
+
+
 async def move(sandbox: SandboxRuntime, board: Message) -> None:
     """Alice moves her first piece on ``board`` with its menus, and the AI answers."""
     emulator, alice = sandbox.emulator, sandbox.emulator.user("alice")
@@ -67,15 +89,9 @@ async def test_games_and_their_boards_outlive_a_restart(tmp_path: Path) -> None:
         game = game_id(board)
         assert first.service is not None
         position = (await first.service.state(game)).fen
-        before = {
-            "guild": emulator.guild.id,
-            "channel": emulator.channel.id,
-            "alice": alice.id,
-            "bot": emulator.bot_user.id,
-            "board": (board.id, board.content, board.embeds, board.components),
-            "emojis": {e.name: e.id for e in emulator.emojis.emojis.values()},
-            "messages": [m.id for m in emulator.messages()],
-        }
+        before = seen(emulator, board)
+        # written while it runs (a crash loses at most the last second), not only at stop
+        await eventually(lambda: saved_embeds(data, board.id) == board.embeds, within=TIMEOUT, what="the board saved")
         newest = emulator.state.snowflake.last
     finally:
         await first.stop()
@@ -86,17 +102,8 @@ async def test_games_and_their_boards_outlive_a_restart(tmp_path: Path) -> None:
     try:
         emulator = second.emulator
         alice = emulator.user("alice")
-        board = emulator.state.messages[before["board"][0]]
-        after = {
-            "guild": emulator.guild.id,
-            "channel": emulator.channel.id,
-            "alice": alice.id,
-            "bot": emulator.bot_user.id,
-            "board": (board.id, board.content, board.embeds, board.components),
-            "emojis": {e.name: e.id for e in emulator.emojis.emojis.values()},
-            "messages": [m.id for m in emulator.messages()],
-        }
-        assert after == before, "the world came back otherwise than it was"
+        board = emulator.state.messages[board.id]
+        assert seen(emulator, board) == before, "the world came back otherwise than it was"
         assert emulator.state.snowflake() > newest, "a new id repeats an old one"
         assert second.service is not None
         assert (await second.service.state(game)).fen == position, "the game came back otherwise than it was"

@@ -8,6 +8,7 @@ discord.py client logs in to, over an in-process model of one guild.
 """
 
 from ._attachments import download, find_attachment
+from ._emojis import AppEmoji
 from ._interactions import InteractionHandle, Reply
 from ._patch import patch_discordpy
 from ._server import DiscordEmulator
@@ -25,6 +26,7 @@ from ._state import (
 )
 
 __all__ = [
+    "AppEmoji",
     "Attachment",
     "Channel",
     "DiscordEmulator",

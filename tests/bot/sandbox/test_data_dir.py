@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.emulator import DiscordEmulator, Message
+from bot.emulator import AppEmoji, Attachment, DiscordEmulator, Message, RegisteredCommand, WorldKeeper
 from bot.runtime import StartupError
 from bot.sandbox_runtime import WORLD_FILE, SandboxRuntime
 from tests.bot.sandbox.conftest import make_settings
 from tests.support import eventually
 
 TIMEOUT = 20.0
+EPHEMERAL = 1 << 6
 
 
 def option(message: Message, prefix: str, index: int = 0) -> tuple[str, str]:
@@ -139,3 +140,53 @@ async def test_a_world_file_that_cannot_be_read_stops_the_start_and_is_left_alon
     message = str(raised.value)
     assert says in message and str(world) in message and "\n" not in message
     assert world.read_bytes() == text, "the world file was overwritten"
+
+
+async def test_the_world_file_keeps_threads_attachments_ephemeral_replies_emojis_and_commands(tmp_path: Path) -> None:
+    """Everything a page or the bot can see comes back as it was, in the same Discord JSON."""
+    path = tmp_path / WORLD_FILE
+    emulator = DiscordEmulator()
+    alice, bob = emulator.user("alice"), emulator.user("bob")
+    thread = emulator.state.add_thread(emulator.channel, "alice vs bob", emulator.bot_user)
+    thread.member_ids.add(alice.id)
+    pdn = Attachment(emulator.state.snowflake(), "kingme-1.pdn", b'[Event "x"]\n1. 11-15 *', "text/plain")
+    for message in (
+        Message(emulator.state.snowflake(), emulator.channel.id, emulator.guild.id, alice, content="hi"),
+        Message(
+            emulator.state.snowflake(),
+            thread.id,
+            emulator.guild.id,
+            emulator.bot_user,
+            embeds=[{"title": "board", "description": "<:km1_bk:1>"}],
+            components=[{"type": 1, "components": [{"type": 2, "style": 4, "label": "Resign", "custom_id": "km:b"}]}],
+            attachments=[pdn],
+            flags=EPHEMERAL,
+            visible_to=bob.id,
+            interaction_metadata={"id": "1", "type": 2, "name": "checkers export"},
+        ),
+    ):
+        emulator.state.add_message(message)
+    emulator.emojis.emojis[1] = AppEmoji(1, "km1_bk", b"\x89PNG\r\n\x1a\n...", "image/png")
+    command = RegisteredCommand(emulator.state.snowflake(), emulator.bot_user.id, "checkers", 1, None, {"name": "x"})
+    emulator.state.commands[command.id] = command
+    keeper = WorldKeeper(emulator, path)
+    await keeper.start()
+    await keeper.stop()
+
+    again = DiscordEmulator()
+    assert WorldKeeper(again, path).load()
+    for name in ("alice", "bob", "carol", emulator.bot_user.name):
+        assert again.user(name).id == emulator.user(name).id
+    assert [again.payloads.channel(c) for c in again.state.channels.values()] == [
+        emulator.payloads.channel(c) for c in emulator.state.channels.values()
+    ]
+    assert [again.message_json(m) for m in again.state.messages.values()] == [
+        emulator.message_json(m) for m in emulator.state.messages.values()
+    ]
+    assert again.messages(thread, visible_to=alice) == [] and len(again.messages(thread, visible_to=bob)) == 1
+    assert again.state.messages[max(again.state.messages)].attachments[0].data == pdn.data
+    assert again.state.messages[max(again.state.messages)].author is again.bot_user
+    assert [(e.id, e.name, e.image) for e in again.emojis.emojis.values()] == [(1, "km1_bk", b"\x89PNG\r\n\x1a\n...")]
+    commands = [(c.id, c.name, c.payload) for c in again.state.commands.values()]
+    assert commands == [(command.id, "checkers", {"name": "x"})]
+    assert again.state.snowflake() > emulator.state.snowflake.last

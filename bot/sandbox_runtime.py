@@ -66,7 +66,6 @@ class SandboxRuntime(Runtime):
     ) -> None:
         token = "sandbox." + secrets.token_urlsafe(24)
         self.emulator = DiscordEmulator(token=token)
-        self.data_dir = data_dir
         self.keeper = None if data_dir is None else WorldKeeper(self.emulator, data_dir / WORLD_FILE)
         """Keeps the emulated world in ``data_dir`` (None without one)."""
         self.bridge = SandboxBridge(self.emulator)

@@ -4,9 +4,11 @@ Discord, with the sandbox page and the public pages on its HTTP side.
     kingme sandbox  ->  bot.cli.sandbox.run_sandbox(settings)  ->  bot.sandbox_runtime.SandboxRuntime(settings, ...)
 
 The sandbox listens on 127.0.0.1 only (anyone who reaches the page can act as any local user) and keeps its games in
-an embedded redis-server in a temporary directory: the emulated server gets new ids at every start, so nothing of a
-previous run could be shown again. ``REDIS_URL`` and ``DISCORD_TOKEN`` are ignored, so a sandbox never touches a real
-bot's store or account.
+an embedded redis-server. By default both that and the emulated Discord live in a temporary directory, removed at
+stop. Given a data directory, the sandbox keeps its Redis data there and the emulated Discord world beside it
+(:data:`WORLD_FILE`, see :class:`bot.emulator.WorldKeeper`), so a restart shows the same channels, games and boards,
+whose buttons still work. ``REDIS_URL`` and ``DISCORD_TOKEN`` are ignored, so a sandbox never touches a real bot's
+store or account.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Final
 
 from pydantic import SecretStr
 
-from bot.emulator import DiscordEmulator, patch_discordpy
+from bot.emulator import DiscordEmulator, WorldFileError, WorldKeeper, patch_discordpy
 from bot.runtime import Runtime, StartupError
 from bot.sandbox import SandboxBridge
 from bot.settings import Settings
@@ -32,6 +34,8 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 SANDBOX_HOST: Final = "127.0.0.1"
+WORLD_FILE: Final = "discord-world.json"
+"""The emulated Discord world's file in a sandbox's data directory (its Redis data is in ``redis/``)."""
 READY_TIMEOUT: Final = 60.0
 """Seconds the bot may take to log in to the emulator and sync its commands (AI workers start first)."""
 
@@ -47,6 +51,8 @@ class SandboxRuntime(Runtime):
         announce: called with the page's address and key once the bot is ready (``kingme sandbox`` prints it).
         http_host: the interface to listen on (keep the loopback: the page has no login).
         redis_binary: as for :class:`Runtime`.
+        data_dir: where to keep the games and the emulated Discord across runs (created if missing); None: a
+            temporary directory, removed at stop.
     """
 
     def __init__(
@@ -56,9 +62,12 @@ class SandboxRuntime(Runtime):
         announce: Announce | None = None,
         http_host: str = SANDBOX_HOST,
         redis_binary: str | None = None,
+        data_dir: Path | None = None,
     ) -> None:
         token = "sandbox." + secrets.token_urlsafe(24)
         self.emulator = DiscordEmulator(token=token)
+        self.keeper = None if data_dir is None else WorldKeeper(self.emulator, data_dir / WORLD_FILE)
+        """Keeps the emulated world in ``data_dir`` (None without one)."""
         self.bridge = SandboxBridge(self.emulator)
         port = settings.http_port or _free_port(http_host)
         shown_host = "127.0.0.1" if http_host in ("0.0.0.0", "") else http_host
@@ -83,15 +92,14 @@ class SandboxRuntime(Runtime):
         )
         self._announce = announce
         self._listen_host = http_host
-        self._data_dir: Path | None = None
+        self._temporary: Path | None = None
         self._patch: contextlib.ExitStack | None = None
 
     async def start(self) -> None:
         """Start the emulator, point discord.py at it, start every part of the bot, and wait until it is ready."""
         try:
             _check_port_free(self._listen_host, self.settings.http_port)
-            self._data_dir = Path(tempfile.mkdtemp(prefix="kingme-sandbox-"))
-            self.settings = self.settings.model_copy(update={"kingme_data": self._data_dir})
+            self.settings = self.settings.model_copy(update={"kingme_data": self._prepare_data()})
             try:
                 await self.emulator.start(SANDBOX_HOST, 0)
             except OSError as exc:
@@ -100,6 +108,8 @@ class SandboxRuntime(Runtime):
             self._patch.enter_context(patch_discordpy(self.emulator))
             await super().start()
             await self._wait_ready()
+            if self.keeper is not None:
+                await self.keeper.start()
         except BaseException:
             await self.stop()
             raise
@@ -110,14 +120,33 @@ class SandboxRuntime(Runtime):
     async def stop(self) -> None:
         """Stop the bot and every part (the bot first, so it does not reconnect), then the emulator. Idempotent."""
         await super().stop()
+        if self.keeper is not None:
+            await self.keeper.stop()  # the world as the stopped bot left it
         await self.bridge.close()
         if self._patch is not None:
             self._patch.close()
             self._patch = None
         await self.emulator.stop()
-        if self._data_dir is not None:
-            await asyncio.to_thread(shutil.rmtree, self._data_dir, True)
-            self._data_dir = None
+        if self._temporary is not None:
+            await asyncio.to_thread(shutil.rmtree, self._temporary, True)
+            self._temporary = None
+
+    def _prepare_data(self) -> Path:
+        """The directory for the run's data: the given one with its world restored, or a new temporary one."""
+        if self.keeper is None:
+            self._temporary = Path(tempfile.mkdtemp(prefix="kingme-sandbox-"))
+            return self._temporary
+        folder = self.keeper.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StartupError(f"cannot use {folder} for the sandbox's data: {exc.strerror or exc}") from None
+        try:
+            restored = self.keeper.load()
+        except WorldFileError as exc:
+            raise StartupError(f"{exc}; the file is left as it is: move it away to start afresh") from None
+        log.info("sandbox data in %s (%s)", folder, "restored" if restored else "new")
+        return folder
 
     async def _wait_ready(self) -> None:
         assert self.bot is not None

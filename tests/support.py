@@ -1,15 +1,23 @@
-"""Helpers shared by the whole suite: one test clock, one way to wait for a condition and one way to make settings."""
+"""Helpers shared by the whole suite: one test clock, one way to wait for a condition, one way to make settings, and
+one way to find the board of a game that a command opened in its own thread."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.emulator import DiscordEmulator, Message
+
+THREAD_LINK = re.compile(r"<#(?P<id>\d+)>")
+"""A channel mention: a command's answer (or an accepted challenge) links to the game's thread with one."""
 
 
 class Clock:
@@ -60,3 +68,14 @@ def settings_with(defaults: Mapping[str, Any], tmp_path: Path | None = None, **o
         values["kingme_data"] = tmp_path / "data"
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+async def board_in_thread(emulator: DiscordEmulator, notice: Message) -> Message:
+    """The board in the thread that ``notice`` (a command's answer in the channel, an accepted challenge) links to:
+    every game gets a thread of its own where the channel allows threads."""
+    await eventually(lambda: THREAD_LINK.search(notice.content) is not None, what="the link to the game's thread")
+    link = THREAD_LINK.search(notice.content)
+    assert link is not None
+    thread = emulator.state.channels[int(link["id"])]
+    await eventually(lambda: bool(emulator.messages(thread)), what="the board in the game's thread")
+    return emulator.messages(thread)[0]

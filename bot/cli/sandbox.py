@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import webbrowser
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli._command import CommandError, Commands, load_settings
@@ -18,6 +19,13 @@ def register(commands: Commands) -> None:
     p = commands.add("sandbox", _sandbox)
     p.add_argument("--port", type=int, default=None, help="the HTTP port (default: HTTP_PORT, else 8080)")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the games and the sandbox's Discord in DIR across runs (default: a temporary folder)",
+    )
 
 
 def _sandbox(args: argparse.Namespace) -> int:
@@ -26,25 +34,29 @@ def _sandbox(args: argparse.Namespace) -> int:
     Run the real bot against a local Discord emulator, with its AI workers and an embedded Redis in a temporary
     directory, and serve a page that looks and behaves like a Discord channel, with the local users alice, bob and
     carol. The page, the leaderboards and the game replays are on http://127.0.0.1:HTTP_PORT (8080 by default).
-    DISCORD_TOKEN and REDIS_URL are ignored; everything is forgotten when it stops.
+    DISCORD_TOKEN and REDIS_URL are ignored. Everything is forgotten when it stops, unless --data DIR keeps the games,
+    the channels and their messages in DIR for the next run.
     """
     settings = load_settings()
     if args.port is not None:
         if not 0 <= args.port <= 65535:
             raise CommandError(f"--port must be between 0 and 65535, not {args.port}")
         settings = settings.model_copy(update={"http_port": args.port})
-    return run_sandbox(settings, open_browser=not args.no_browser)
+    return run_sandbox(settings, open_browser=not args.no_browser, data_dir=args.data)
 
 
-def run_sandbox(settings: Settings, *, open_browser: bool = True) -> int:
+def run_sandbox(settings: Settings, *, open_browser: bool = True, data_dir: Path | None = None) -> int:
     """Run the sandbox until Ctrl-C (what plain ``kingme`` calls when no token is set): print its address once the
-    bot is ready and, with ``open_browser``, open it. Returns the exit status."""
+    bot is ready, and whether its games outlive it, and, with ``open_browser``, open it. Returns the exit status."""
     from bot.cli.serve import run
     from bot.sandbox_runtime import SandboxRuntime
 
+    kept = "until you stop; use --data DIR to keep them" if data_dir is None else f"in {data_dir.resolve()}"
+
     def announce(address: str) -> None:
         print(f"King Me sandbox: open {address} in your browser (Ctrl-C stops it)", flush=True)
+        print(f"Games are kept {kept}", flush=True)
         if open_browser:
             webbrowser.open(address)
 
-    return run(lambda: SandboxRuntime(settings, announce=announce), settings.log_level)
+    return run(lambda: SandboxRuntime(settings, announce=announce, data_dir=data_dir), settings.log_level)

@@ -7,9 +7,12 @@ discord.py client logs in to, over an in-process model of one guild.
             reply = await emulator.invoke(emulator.user("alice"), ["checkers", "play"], {"level": 3})
 """
 
+from ._attachments import download, find_attachment
+from ._emojis import AppEmoji
 from ._interactions import InteractionHandle, Reply
 from ._patch import patch_discordpy, point_discordpy
 from ._server import DiscordEmulator
+from ._snapshot import WorldFileError, WorldKeeper
 from ._state import (
     Attachment,
     Channel,
@@ -25,6 +28,7 @@ from ._state import (
 )
 
 __all__ = [
+    "AppEmoji",
     "Attachment",
     "Channel",
     "DiscordEmulator",
@@ -38,6 +42,10 @@ __all__ = [
     "Reply",
     "Shard",
     "User",
+    "WorldFileError",
+    "WorldKeeper",
+    "download",
+    "find_attachment",
     "patch_discordpy",
     "point_discordpy",
     "shard_of",

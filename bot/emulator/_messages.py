@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import mimetypes
 from typing import Any
 
 from . import _validate
+from ._attachments import content_type_for
 from ._http import Files, reject_invalid
 from ._state import JSON, LOADING, Attachment, Channel, EmulatorState, Message, User
 
@@ -75,5 +75,4 @@ class MessageWriter:
         return result
 
     def _attachment(self, filename: str, data: bytes, description: str | None = None) -> Attachment:
-        content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-        return Attachment(self.state.snowflake(), filename, data, content_type, description)
+        return Attachment(self.state.snowflake(), filename, data, content_type_for(filename, data), description)

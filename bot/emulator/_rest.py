@@ -11,6 +11,7 @@ import logging
 from aiohttp import web
 
 from . import _validate
+from ._attachments import download
 from ._callbacks import DEFERRED_UPDATE
 from ._gateway import Gateway
 from ._http import ApiError, Handler, api_errors, json_response, loggable, read_body, reject_invalid
@@ -213,7 +214,7 @@ class RestApi:
         for message in self.state.channel_messages(int(request.match_info["channel"]), visible_to=None):
             for attachment in message.attachments:
                 if attachment.id == wanted:
-                    return web.Response(body=attachment.data, content_type=attachment.content_type)
+                    return download(attachment)
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
     async def get_me(self, request: web.Request) -> web.Response:

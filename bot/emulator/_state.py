@@ -65,6 +65,15 @@ class SnowflakeGenerator:
         self._last = value
         return value
 
+    @property
+    def last(self) -> int:
+        """The newest id given out (0 before the first)."""
+        return self._last
+
+    def advance_past(self, value: int) -> None:
+        """Give out only ids above ``value`` from now on (a restored world's ids stay unique, whatever the clock)."""
+        self._last = max(self._last, value)
+
 
 @dataclass(eq=False)
 class User:

@@ -2,6 +2,6 @@
 emulator, and a page that looks and behaves like a Discord channel lets a few local users play (``kingme sandbox``).
 """
 
-from bot.sandbox._bridge import SOCKET_PATH, SandboxBridge
+from bot.sandbox._bridge import FILES_PATH, SOCKET_PATH, SandboxBridge
 
-__all__ = ["SOCKET_PATH", "SandboxBridge"]
+__all__ = ["FILES_PATH", "SOCKET_PATH", "SandboxBridge"]

@@ -16,6 +16,9 @@ The protocol, JSON both ways. The page sends ``{"op": ..., "ref": n, ...}``:
 and receives ``snapshot``, ``message_create``/``message_update`` (``message``), ``message_delete`` (``id``,
 ``channel_id``), ``channel`` (a thread that appeared or changed), ``commands``, ``choices`` (``ref``), ``done``
 (``ref``: the bot answered) and ``error`` (``ref``, ``text``).
+
+A message's attachments download from ``/sandbox/files/{message}/{attachment}/{filename}?key=…&as=user``: with the
+run's key, and only for a user who may see the message (an ephemeral reply's ``.pdn`` is its user's alone).
 """
 
 from __future__ import annotations
@@ -32,13 +35,24 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from bot.emulator import Channel, DiscordEmulator, EmulatorEvent, InteractionHandle, Message, Reply, User
+from bot.emulator import (
+    Channel,
+    DiscordEmulator,
+    EmulatorEvent,
+    InteractionHandle,
+    Message,
+    Reply,
+    User,
+    download,
+    find_attachment,
+)
 from bot.web import StaticFiles
 
 log = logging.getLogger(__name__)
 
 STATIC: Final = StaticFiles(Path(__file__).with_name("static"), "/assets/sandbox", "sandbox_static")
 SOCKET_PATH: Final = "/sandbox/ws"
+FILES_PATH: Final = "/sandbox/files"
 HISTORY: Final = 200
 """Messages per channel a viewer gets on connecting (the newest)."""
 _QUEUE_LIMIT: Final = 1000
@@ -117,6 +131,7 @@ class SandboxBridge:
             [
                 web.get("/", self.page),
                 web.get(SOCKET_PATH, self.socket),
+                web.get(FILES_PATH + "/{message}/{attachment}/{filename}", self.file),
                 STATIC.route(),
             ]
         )
@@ -175,6 +190,21 @@ class SandboxBridge:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await sender
         return ws
+
+    async def file(self, request: web.Request) -> web.Response:
+        """An attachment as a download, for a user (``as``) who may see its message: a 404 for anyone else."""
+        refusal = self._refusal(request)
+        if refusal is not None:
+            raise web.HTTPForbidden(text=refusal)
+        try:
+            user = self._user(request.query.get("as", ""))
+            message_id, attachment_id = (_snowflake(request.match_info[k], k) for k in ("message", "attachment"))
+        except ActionError:
+            raise web.HTTPNotFound(text="no such file") from None
+        found = find_attachment(self.emulator.state, message_id, attachment_id, visible_to=user.id)
+        if found is None:
+            raise web.HTTPNotFound(text="no such file")
+        return download(found[1])
 
     async def close(self) -> None:
         """Disconnect every page and stop listening to the emulator."""

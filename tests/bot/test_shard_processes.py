@@ -25,7 +25,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.emulator import Channel, DiscordEmulator, Message, User, shard_of
 from bot.redis_process import EmbeddedRedis
 from bot.store import RedisGameStore
-from tests.support import eventually
+from tests.support import board_in_thread, eventually
 
 SHARDS = 2
 SWEEP_INTERVAL = 0.5
@@ -178,18 +178,6 @@ async def resign_by_clicks(emulator: DiscordEmulator, user: User, board: Message
     await eventually(
         lambda: any("🏁" in m.content for m in emulator.messages(board.channel_id)), what="the result message"
     )
-
-
-THREAD_LINK = re.compile(r"<#(?P<id>\d+)>")
-"""A channel mention: every game is in a thread the channel's message links to."""
-
-
-async def board_in_thread(emulator: DiscordEmulator, notice: Message) -> Message:
-    """The board in the thread that ``notice`` (a command's answer, an accepted challenge) links to."""
-    await eventually(lambda: THREAD_LINK.search(notice.content) is not None, what="the link to the game's thread")
-    thread = emulator.state.channels[int(THREAD_LINK.search(notice.content)["id"])]  # type: ignore[index]
-    await eventually(lambda: bool(emulator.messages(thread)), what="the board in the game's thread")
-    return emulator.messages(thread)[0]
 
 
 class Games:

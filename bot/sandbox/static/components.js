@@ -1,7 +1,7 @@
 // Discord's message components drawn and made to work: action rows, sections, text displays, separators and
 // containers; buttons (a click) and select menus (a choice, sent when the menu closes), both sent as actions.
 
-import { el, safeUrl, ui } from "./dom.js";
+import { el, externalLink, ui } from "./dom.js";
 import { markdown } from "./markdown.js";
 import { send } from "./socket.js";
 
@@ -52,7 +52,7 @@ function emojiText(emoji) {
 
 function renderButton(message, c) {
   if (c.style === 5 && c.url) {
-    const link = el("a", { class: "btn s5", href: safeUrl(c.url), target: "_blank", rel: "noopener" });
+    const link = externalLink(c.url, { class: "btn s5" });
     link.append(emojiText(c.emoji) + (c.label ? " " + c.label : ""), el("span", {}, " ↗"));
     return link;
   }

@@ -15,6 +15,9 @@ export const ui = {
   suggest: $("suggest"),
   toasts: $("toasts"),
   conn: $("conn"),
+  menuToggle: $("menu-toggle"),
+  meChip: $("me-chip"),
+  backdrop: $("backdrop"),
 };
 
 const AVATAR_COLOURS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#747f8d"];
@@ -45,4 +48,11 @@ export function toast(text, kind) {
 /** The URL if it is http(s), else a harmless "#": links and images in messages come from the bot. */
 export function safeUrl(url) {
   return /^https?:\/\//i.test(url || "") ? url : "#";
+}
+
+/** A link to another site, opened in a new tab that learns nothing of this page; a URL of any other scheme than
+ * http(s) gives no link at all, only its text. */
+export function externalLink(url, attrs, text) {
+  if (safeUrl(url) === "#") return el("span", attrs, text);
+  return el("a", Object.assign({}, attrs, { href: url, target: "_blank", rel: "noopener noreferrer" }), text);
 }

@@ -8,6 +8,15 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+const BARE_URL = /\bhttps?:\/\/[^\s<>\u0000]+/gi;
+const TRAILING = /[.,:;!?'")\]]*$/; // punctuation after a bare URL ends the sentence, not the URL
+
+/** An anchor to `url` (http or https only, checked by the callers' patterns) that opens in a new tab and tells the
+ * other site nothing of this page; `label` is HTML. */
+function link(url, label) {
+  return `<a href="${escapeHtml(url)}" target="_blank" rel="noopener noreferrer">${label}</a>`;
+}
+
 /** The HTML of a message text; mentions name the users and channels the page knows. */
 export function markdown(source) {
   const kept = [];
@@ -15,9 +24,17 @@ export function markdown(source) {
   let text = String(source);
   text = text.replace(/```(?:[a-z0-9_+-]*\n)?([\s\S]*?)```/gi, (_, code) => keep(`<pre><code>${escapeHtml(code)}</code></pre>`));
   text = text.replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${escapeHtml(code)}</code>`));
-  text = text.replace(/\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g, (_, label, url) =>
-    keep(`<a href="${escapeHtml(url)}" target="_blank" rel="noopener">${escapeHtml(label)}</a>`)
+  // links, as Discord makes them: masked [text](url) (also [text](<url>)), <url> (no embed) and bare URLs; only
+  // http(s): any other scheme stays plain text
+  text = text.replace(/\[([^\]\n]+)\]\(<?(https?:\/\/[^\s<>()]+)>?\)/gi, (_, label, url) =>
+    keep(link(url, escapeHtml(label)))
   );
+  text = text.replace(/<(https?:\/\/[^\s<>]+)>/gi, (_, url) => keep(link(url, escapeHtml(url))));
+  text = text.replace(BARE_URL, (url) => {
+    const end = url.match(TRAILING)[0];
+    const bare = url.slice(0, url.length - end.length);
+    return keep(link(bare, escapeHtml(bare))) + end;
+  });
   text = text.replace(/<@!?(\d+)>/g, (_, id) => {
     const user = state.users.get(id);
     const mine = state.me && state.me.id === id;
@@ -33,7 +50,6 @@ export function markdown(source) {
   );
   text = text.replace(/<(a?):(\w+):(\d+)>/g, (_, animated, name, id) => keep(customEmoji(name, id, animated)));
   text = escapeHtml(text);
-  text = text.replace(/(^|\s)(https?:\/\/[^\s<]+)/g, (_, pre, url) => `${pre}<a href="${url}" target="_blank" rel="noopener">${url}</a>`);
   text = text.replace(/\*\*([\s\S]+?)\*\*/g, "<strong>$1</strong>");
   text = text.replace(/__([\s\S]+?)__/g, "<u>$1</u>");
   text = text.replace(/(^|[^*\w])\*([^*\n]+?)\*(?!\*)/g, "$1<em>$2</em>");

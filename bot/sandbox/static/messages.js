@@ -1,7 +1,7 @@
 // The shown channel's messages as Discord draws them: author, the command that asked, content, embeds, attachments,
 // components, the thread card, and the "only you can see this" note of an ephemeral reply with its dismiss link.
 
-import { avatar, el, safeUrl, ui } from "./dom.js";
+import { avatar, el, externalLink, safeUrl, ui } from "./dom.js";
 import { renderComponents } from "./components.js";
 import { isJumbo, markdown } from "./markdown.js";
 import { compareIds, state } from "./state.js";
@@ -93,13 +93,7 @@ function renderMessage(m) {
   for (const embed of m.embeds || []) node.append(renderEmbed(embed));
   if (m.attachments && m.attachments.length) {
     const box = el("div", { class: "attachments" });
-    for (const a of m.attachments) {
-      const link = el("a", { class: "attachment", href: safeUrl(a.url), download: a.filename, target: "_blank" });
-      const name = el("span", {});
-      name.append(el("span", { class: "fname" }, a.filename), el("span", { class: "size" }, bytes(a.size)));
-      link.append(el("span", { class: "file-icon" }, "📄"), name);
-      box.append(link);
-    }
+    for (const a of m.attachments) box.append(renderAttachment(m, a));
     node.append(box);
   }
   if (m.components && m.components.length) node.append(renderComponents(m, m.components));
@@ -124,6 +118,34 @@ function renderMessage(m) {
   return node;
 }
 
+/** A file as Discord shows one: an icon, its name (a link that downloads it) and size, and a download button. The
+ * file comes from the sandbox server, which gives it only to a user who may see the message (see fileUrl). */
+function renderAttachment(message, a) {
+  const url = fileUrl(message, a);
+  const card = el("div", { class: "attachment", "data-filename": a.filename });
+  const meta = el("div", { class: "file-meta" });
+  meta.append(
+    el("a", { class: "fname", href: url, download: a.filename, title: a.filename }, a.filename),
+    el("span", { class: "size" }, bytes(a.size))
+  );
+  const save = el("a", { class: "file-download", href: url, download: a.filename, title: `Download ${a.filename}` });
+  save.setAttribute("aria-label", `Download ${a.filename}`);
+  save.textContent = "⤓";
+  card.append(el("span", { class: "file-icon", "aria-hidden": "true" }, "📄"), meta, save);
+  return card;
+}
+
+/** Where the page downloads an attachment: the sandbox server's file route, with this run's key (from the page's
+ * address) and the user we act as. */
+function fileUrl(message, a) {
+  const path = ["/sandbox/files", message.id, a.id, a.filename].map((p, i) => (i ? encodeURIComponent(p) : p));
+  const query = new URLSearchParams({
+    key: new URLSearchParams(location.search).get("key") || "",
+    as: state.me ? state.me.name : "",
+  });
+  return `${path.join("/")}?${query}`;
+}
+
 function renderEmbed(embed) {
   const box = el("div", { class: "embed" });
   if (typeof embed.color === "number") box.style.borderLeftColor = "#" + embed.color.toString(16).padStart(6, "0");
@@ -131,7 +153,7 @@ function renderEmbed(embed) {
   if (embed.title) {
     const title = el("div", { class: "embed-title" });
     if (embed.url) {
-      title.append(el("a", { href: safeUrl(embed.url), target: "_blank" }, embed.title));
+      title.append(externalLink(embed.url, {}, embed.title));
     } else {
       title.innerHTML = markdown(embed.title);
     }

@@ -7,7 +7,7 @@ import { installCommandBox, refreshSuggestions } from "./command-box.js";
 import { ui } from "./dom.js";
 import { keepRelativeTimesCurrent } from "./markdown.js";
 import { drawMessage, removeMessageElement, renderMessages } from "./messages.js";
-import { markUnread, openChannel, renderChannels, renderUserSwitch } from "./sidebar.js";
+import { installDrawer, markUnread, openChannel, renderChannels, renderUserSwitch } from "./sidebar.js";
 import { connect } from "./socket.js";
 import { state } from "./state.js";
 
@@ -67,5 +67,6 @@ ui.messages.addEventListener("click", (event) => {
   if (card) openChannel(card.dataset.thread);
 });
 installCommandBox();
+installDrawer();
 keepRelativeTimesCurrent();
 connect(receive);

@@ -1,5 +1,6 @@
 // The sidebar: the channel list (channels, their open threads, unread marks) with switching the shown channel, and
-// the switch of which user the page acts as.
+// the switch of which user the page acts as. On a phone it is a drawer over the chat, opened from the chat's header
+// (the menu button, or the chip of the user we act as) and closed by a choice, the backdrop or Escape.
 
 import { avatar, el, ui } from "./dom.js";
 import { renderMessages } from "./messages.js";
@@ -7,6 +8,7 @@ import { send } from "./socket.js";
 import { compareIds, state } from "./state.js";
 
 export function renderUserSwitch() {
+  if (state.me) ui.meChip.replaceChildren(avatar({ name: state.me.name }, "small"), el("span", {}, state.me.name));
   ui.userSwitch.replaceChildren(
     ...state.players.map((name) => {
       const button = el("button", { type: "button", role: "radio", "data-user": name, title: `Act as ${name}` });
@@ -14,6 +16,7 @@ export function renderUserSwitch() {
       button.append(avatar({ name }, "medium"), el("span", {}, name));
       button.addEventListener("click", () => {
         if (!state.me || state.me.name !== name) send("as", { user: name });
+        closeDrawer();
       });
       return button;
     })
@@ -55,6 +58,7 @@ function channelItem(channel) {
 }
 
 export function openChannel(id) {
+  closeDrawer();
   state.current = id;
   state.unread.delete(id);
   renderChannels();
@@ -65,4 +69,24 @@ export function openChannel(id) {
 export function markUnread(channelId) {
   state.unread.add(channelId);
   renderChannels();
+}
+
+function setDrawer(open) {
+  document.body.classList.toggle("drawer-open", open);
+  ui.backdrop.hidden = !open;
+  ui.menuToggle.setAttribute("aria-expanded", String(open));
+}
+
+function closeDrawer() {
+  if (document.body.classList.contains("drawer-open")) setDrawer(false);
+}
+
+/** Make the phone's drawer work (on a wide screen the sidebar is always shown and these controls are hidden). */
+export function installDrawer() {
+  ui.menuToggle.addEventListener("click", () => setDrawer(!document.body.classList.contains("drawer-open")));
+  ui.meChip.addEventListener("click", () => setDrawer(true));
+  ui.backdrop.addEventListener("click", closeDrawer);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeDrawer();
+  });
 }

@@ -71,6 +71,8 @@ def test_sandbox_prints_its_address_serves_and_stops_cleanly(tmp_path: Path) -> 
             assert response.status == 200 and b"King Me sandbox" in response.read()
         with urllib.request.urlopen(address + "/healthz") as response:
             assert response.status == 200
+        kept = [line for line in out.read_text().splitlines() if line.startswith("Games are kept")]
+        assert kept == ["Games are kept until you stop; use --data DIR to keep them"], "said once, at start"
         data_dir = DATA_DIR.search(err.read_text())
         assert data_dir, "the embedded redis-server's data directory is logged"
         assert Path(data_dir[1]).is_dir()
@@ -109,3 +111,18 @@ def test_plain_kingme_without_a_token_runs_the_sandbox(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         code = process.wait(timeout=30)
     assert code == 0, err.read_text()[-2000:]
+
+
+def test_a_damaged_world_file_is_one_line_and_is_left_alone(tmp_path: Path) -> None:
+    data = tmp_path / "kept"
+    data.mkdir()
+    world = data / "discord-world.json"
+    world.write_text('{"format": "kingme-discord-world", "version": 1, "users": [')
+    before = world.read_bytes()
+    process, out, err = start(tmp_path, "--port", "0", "--data", str(data))
+    code = process.wait(timeout=60)
+    assert code == 1
+    lines = [line for line in err.read_text().splitlines() if line.startswith("kingme:")]
+    assert len(lines) == 1 and f"{world} is not valid JSON" in lines[0], err.read_text()[-2000:]
+    assert "Traceback" not in err.read_text() and "King Me sandbox: open" not in out.read_text()
+    assert world.read_bytes() == before, "the world file was overwritten"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,21 +19,20 @@ from bot.sandbox_runtime import SandboxRuntime
 from bot.service import plural
 from core import Board, read_pdn
 from tests.bot.sandbox.conftest import ARTIFACTS, make_settings
+from tests.bot.sandbox.page_actions import (
+    STEP_TIMEOUT,
+    board_state,
+    choose,
+    command,
+    newest_board,
+    play_move,
+    switch_to,
+)
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Page
+    from playwright.async_api import Browser
 
-STEP_TIMEOUT = 30_000
-"""Milliseconds for one step in the page (an AI answer on a loaded machine included)."""
 MAX_TURNS = 200
-
-BOARD_STATE = """(id) => {
-  const message = document.querySelector(`.msg[data-id="${id}"]`);
-  if (!message) return null;
-  const piece = message.querySelector('.select[data-custom-id^="km:p:"]');
-  const content = message.querySelector('.content');
-  return {piece: piece ? piece.dataset.customId : null, content: content ? content.textContent : ''};
-}"""
 REPLAY_CELLS = """() => [...document.querySelectorAll('#board .sq')]
   .map(c => c.classList.contains('light') ? ' ' : (c.dataset.piece || '.')).join('')"""
 
@@ -47,67 +46,6 @@ async def full_sandbox(tmp_path: Path) -> AsyncIterator[SandboxRuntime]:
         yield runtime
     finally:
         await runtime.stop()
-
-
-# -- acting in the page --------------------------------------------------------------------------------------------
-
-
-async def command(page: Page, text: str, *, pick: str | None = None) -> None:
-    """Type a slash command in the command box; with ``pick``, type ``text`` and choose the suggestion ``pick``
-    (what the bot's autocomplete offers), then send it with Enter."""
-    box = page.locator("#command")
-    await box.click()
-    await box.fill("")
-    await box.type(text)
-    if pick is not None:
-        await page.locator(f'.suggestion[data-name^="{pick}"]').first.click()
-    await box.press("Enter")
-
-
-async def switch_to(page: Page, user: str) -> None:
-    await page.click(f'[data-user="{user}"]')
-    await page.wait_for_selector(f'body[data-me="{user}"][data-ready="1"]')
-
-
-async def choose(page: Page, message_id: str, prefix: str, index: int = 0) -> None:
-    """Open a message's select menu whose custom id starts with ``prefix`` and choose its ``index``-th option."""
-    select = page.locator(f'.msg[data-id="{message_id}"] .select[data-custom-id^="{prefix}"]')
-    await select.locator(".select-head").click()
-    await select.locator(".option").nth(index).click()
-
-
-async def board_state(page: Page, message_id: str) -> dict[str, Any]:
-    state = await page.evaluate(BOARD_STATE, message_id)
-    assert state is not None, f"board message {message_id} is not on the page"
-    return dict(state)
-
-
-async def play_move(page: Page, board_id: str) -> None:
-    """Choose the first piece and its first move, then wait until the board moved on (after the AI's answer)."""
-    before = (await board_state(page, board_id))["piece"]
-    await choose(page, board_id, "km:p:")
-    await page.wait_for_selector(f'.msg[data-id="{board_id}"] .select[data-custom-id^="km:m:"]')
-    await choose(page, board_id, "km:m:")
-    await page.wait_for_function(
-        """([id, before]) => {
-          const message = document.querySelector(`.msg[data-id="${id}"]`);
-          if (!message || message.querySelector('.content.thinking')) return false;
-          const text = (message.querySelector('.content') || {}).textContent || '';
-          const piece = message.querySelector('.select[data-custom-id^="km:p:"]');
-          if (text.includes('thinking')) return false;
-          return piece ? piece.dataset.customId !== before : text.includes('Game over');
-        }""",
-        arg=[board_id, before],
-        timeout=STEP_TIMEOUT,
-    )
-
-
-async def newest_board(page: Page) -> str:
-    board = page.locator('.msg:has(.select[data-custom-id^="km:p:"])').last
-    await board.wait_for(timeout=STEP_TIMEOUT)
-    message_id = await board.get_attribute("data-id")
-    assert message_id
-    return message_id
 
 
 def cells(board: Board) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import statistics
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +21,7 @@ from bot.emulator import Message
 from bot.games._tiles import MIN_CONTRAST, contrast
 from bot.sandbox_runtime import SandboxRuntime
 from tests.bot.sandbox.conftest import ARTIFACTS
-from tests.support import eventually
+from tests.support import board_in_thread, eventually
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -42,10 +41,6 @@ TILES = """(id) => [...document.querySelectorAll(`.msg[data-id="${id}"] .embed-d
 })"""
 
 
-THREAD_LINK = re.compile(r"<#(?P<id>\d+)>")
-"""A channel mention: the command's answer links to the game's thread."""
-
-
 def player_option(message: Message, prefix: str) -> tuple[str, str]:
     """The custom id and first option of the message's select menu whose custom id starts with ``prefix``."""
     select = next(c for c in message.iter_components() if str(c.get("custom_id", "")).startswith(prefix))
@@ -57,10 +52,7 @@ async def played_board(sandbox: SandboxRuntime) -> Message:
     emulator = sandbox.emulator
     alice = emulator.user("alice")
     notice = (await emulator.invoke(alice, ["checkers", "play"], {"level": "easy", "position": POSITION})).message
-    await eventually(lambda: THREAD_LINK.search(notice.content) is not None, what="the link to the game's thread")
-    thread = emulator.state.channels[int(THREAD_LINK.search(notice.content)["id"])]  # type: ignore[index]
-    await eventually(lambda: bool(emulator.messages(thread)), what="the board in the game's thread")
-    board = emulator.messages(thread)[0]
+    board = await board_in_thread(emulator, notice)
     for prefix in ("km:p:", "km:m:"):
         custom_id, value = player_option(board, prefix)
         await emulator.select(alice, board, custom_id, [value])

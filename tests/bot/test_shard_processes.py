@@ -274,7 +274,7 @@ async def test_two_shard_processes_and_two_workers_share_the_games_and_the_sweep
             game_id = control(interrupted, "km:b:resign:")["custom_id"].split(":")[3]
             await eventually(lambda: _board_recorded(store, game_id), 10, "the board recorded with the game")
             await eventually(lambda: any(b.busy for b in workers.beats()), 10, "a worker searching the AI's move")
-            [searching] = [b.pid for b in workers.beats() if b.busy]
+            searching = next(b.pid for b in workers.beats() if b.busy)
             os.kill(searching, signal.SIGKILL)  # mid-search: the move is searched again by the other worker
             bots[0].kill()
             await eventually(lambda: emulator.gateway.shards == [(1, SHARDS)], 10, "shard 0 disconnected")

@@ -8,6 +8,7 @@ discord.py client logs in to, over an in-process model of one guild.
 """
 
 from ._interactions import InteractionHandle, Reply
+from ._limits import EditLimiter, EditLimits, EditRefusal
 from ._patch import patch_discordpy
 from ._server import DiscordEmulator
 from ._state import (
@@ -26,6 +27,9 @@ __all__ = [
     "Attachment",
     "Channel",
     "DiscordEmulator",
+    "EditLimiter",
+    "EditLimits",
+    "EditRefusal",
     "EmulatorEvent",
     "EmulatorState",
     "Guild",

@@ -35,15 +35,26 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class SnowflakeGenerator:
-    """Discord-style ids: milliseconds since the Discord epoch, shifted left 22 bits, plus a counter."""
+Clock = Callable[[], float]
+"""Epoch seconds."""
 
-    def __init__(self) -> None:
+
+def snowflake_time(snowflake: int) -> float:
+    """The epoch seconds a snowflake was made at (a message's id is its creation time, as on Discord)."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+class SnowflakeGenerator:
+    """Discord-style ids: milliseconds since the Discord epoch (read from ``clock``), shifted left 22 bits, plus a
+    counter; always increasing, even if the clock is not."""
+
+    def __init__(self, clock: Clock = time.time) -> None:
+        self._clock = clock
         self._counter = itertools.count()
         self._last = 0
 
     def __call__(self) -> int:
-        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        stamp = (int(self._clock() * 1000) - DISCORD_EPOCH_MS) << 22
         value = max(stamp | (next(self._counter) & 0xFFF), self._last + 1)
         self._last = value
         return value
@@ -220,10 +231,15 @@ Hook = Callable[[EmulatorEvent], None]
 
 
 class EmulatorState:
-    """All emulated objects, keyed by id, plus the observers of their changes."""
+    """All emulated objects, keyed by id, plus the observers of their changes.
 
-    def __init__(self) -> None:
-        self.snowflake = SnowflakeGenerator()
+    ``clock`` (epoch seconds, :func:`time.time` by default) dates new ids, so messages, and tells how old a message
+    is; a test may replace it (``state.clock = its_clock``) to age messages by hours without waiting.
+    """
+
+    def __init__(self, clock: Clock = time.time) -> None:
+        self.clock = clock
+        self.snowflake = SnowflakeGenerator(lambda: self.clock())
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -290,13 +306,14 @@ class EmulatorState:
         return thread
 
     def add_message(self, message: Message) -> Message:
+        message.created_at = datetime.fromtimestamp(snowflake_time(message.id), UTC)
         self.messages[message.id] = message
         self.emit("message_create", message=message)
         return message
 
     def message_changed(self, message: Message, *, edited: bool = True) -> None:
         if edited:
-            message.edited_at = utcnow()
+            message.edited_at = datetime.fromtimestamp(self.clock(), UTC)
         self.emit("message_update", message=message)
 
     def delete_message(self, message: Message) -> None:
@@ -304,6 +321,10 @@ class EmulatorState:
         self.emit("message_delete", message=message)
 
     # queries
+    def age(self, message: Message) -> float:
+        """Seconds since ``message`` was created, by :attr:`clock`."""
+        return self.clock() - snowflake_time(message.id)
+
     def channel_messages(self, channel_id: int, *, visible_to: int | None = None) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id and m.visible_for(visible_to)]
 

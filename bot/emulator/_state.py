@@ -39,22 +39,15 @@ Clock = Callable[[], float]
 """Epoch seconds."""
 
 
-def snowflake_time(snowflake: int) -> float:
-    """The epoch seconds a snowflake was made at (a message's id is its creation time, as on Discord)."""
-    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
-
-
 class SnowflakeGenerator:
-    """Discord-style ids: milliseconds since the Discord epoch (read from ``clock``), shifted left 22 bits, plus a
-    counter; always increasing, even if the clock is not."""
+    """Discord-style ids: milliseconds since the Discord epoch, shifted left 22 bits, plus a counter."""
 
-    def __init__(self, clock: Clock = time.time) -> None:
-        self._clock = clock
+    def __init__(self) -> None:
         self._counter = itertools.count()
         self._last = 0
 
     def __call__(self) -> int:
-        stamp = (int(self._clock() * 1000) - DISCORD_EPOCH_MS) << 22
+        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         value = max(stamp | (next(self._counter) & 0xFFF), self._last + 1)
         self._last = value
         return value
@@ -233,13 +226,15 @@ Hook = Callable[[EmulatorEvent], None]
 class EmulatorState:
     """All emulated objects, keyed by id, plus the observers of their changes.
 
-    ``clock`` (epoch seconds, :func:`time.time` by default) dates new ids, so messages, and tells how old a message
-    is; a test may replace it (``state.clock = its_clock``) to age messages by hours without waiting.
+    ``clock`` (epoch seconds, :func:`time.time` by default) dates messages (their ``timestamp`` and
+    ``edited_timestamp``) and so tells how old a message is: a test may replace it (``state.clock = its_clock``) to age
+    messages by hours at once. Ids stay on real time, as the bot's own clock does: discord.py dates an interaction by
+    its id and compares that with its clock for Discord's 3-second deadline.
     """
 
     def __init__(self, clock: Clock = time.time) -> None:
         self.clock = clock
-        self.snowflake = SnowflakeGenerator(lambda: self.clock())
+        self.snowflake = SnowflakeGenerator()
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -306,7 +301,7 @@ class EmulatorState:
         return thread
 
     def add_message(self, message: Message) -> Message:
-        message.created_at = datetime.fromtimestamp(snowflake_time(message.id), UTC)
+        message.created_at = datetime.fromtimestamp(self.clock(), UTC)
         self.messages[message.id] = message
         self.emit("message_create", message=message)
         return message
@@ -323,7 +318,7 @@ class EmulatorState:
     # queries
     def age(self, message: Message) -> float:
         """Seconds since ``message`` was created, by :attr:`clock`."""
-        return self.clock() - snowflake_time(message.id)
+        return self.clock() - message.created_at.timestamp()
 
     def channel_messages(self, channel_id: int, *, visible_to: int | None = None) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id and m.visible_for(visible_to)]

@@ -5,8 +5,9 @@ Discord answers them.
   (Discord's is 5 per 5 s). Every answer carries Discord's ``X-RateLimit-*`` headers; a request over the limit gets
   429 ``{"message", "retry_after", "global": false}`` with ``Retry-After``, ``X-RateLimit-Scope: user`` and ``Via``
   (discord.py takes a 429 without ``Via`` for a Cloudflare ban and raises instead of waiting). discord.py waits these
-  out by itself: before a request when the headers say the bucket is empty, and after a 429 for ``retry_after``.
-  Buckets run on real (monotonic) time, since that is what discord.py waits in.
+  out by itself: the request that empties a bucket returns only after ``X-RateLimit-Reset-After``, and a 429 (from a
+  bucket another process emptied) is retried after ``retry_after``. Buckets run on real (monotonic) time, since that is
+  what discord.py waits in.
 - **Edits of old messages** (error 30046, "Maximum number of edits to messages older than 1 hour reached. Try again
   later."): an edit of a message older than ``old_after`` (an hour, by the emulator's clock) is refused once
   ``old_edits`` such edits were made in the channel within ``old_window`` seconds. Discord publishes neither number;

@@ -108,11 +108,11 @@ async def test_a_long_game_keeps_its_board_current_past_error_30046(harness: Har
 
 
 async def test_a_burst_of_edits_waits_out_429s_and_clicks_are_answered_in_time(harness: Harness) -> None:
-    """Another process of the bot edits in the channel and empties its edit bucket (one edit per 3 s here): the edit
+    """Another process of the bot edits in the channel and empties its edit bucket (one edit per 4 s here): the edit
     after alice's move gets a 429, which discord.py waits out while the AI's answer queues behind it. Alice clicks her
     board meanwhile: the click is acknowledged at once and answered once the board is free; every update lands."""
     emulator = harness.emulator
-    emulator.rest.edits.limits = EditLimits(edits=1, per=3.0)
+    emulator.rest.edits.limits = EditLimits(edits=1, per=4.0)
     alice = harness.user("alice")
     board = (await harness.command(alice, "play", {"level": "easy"})).message
     state = board_state(board)

@@ -7,8 +7,10 @@ SHA-256 of the uncompressed array), then the database array (little-endian int64
 LZMA. :func:`load` checks the header and the checksum.
 
 Where the files live: ``$EGDB_DIR`` if set, else ``$KINGME_DATA/egdb``, else ``data/egdb`` (the bot's setting
-``EGDB_DIR`` is exported there for its AI workers). :func:`loaded` is the largest database found there, read once per
-process; the workers read it while they warm up (:func:`ai.kernel.warm_up`), so no move waits for it.
+``EGDB_DIR`` is exported there for its AI workers). King Me ships the 5-piece database in the package
+(``data/egdb/american-5.egdb``, 3 MB): :func:`loaded` is the largest database in the data folder, or the shipped one
+if the folder has none, read once per process; the workers read it while they warm up (:func:`ai.kernel.warm_up`),
+so no move waits for it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import numpy.typing as npt
 Array = npt.NDArray[np.int64]
 
 MAGIC = b"KINGME-EGDB 1\n"
+SHIPPED = Path(__file__).with_name("data") / "egdb"
 VARIANT = "american"
 MIN_PIECES, MAX_PIECES = 2, 6
 
@@ -188,18 +191,18 @@ _LOADED: dict[Path, Array] = {}
 
 
 def find(where: Path | None = None) -> Path | None:
-    """The file of the largest database in ``where`` (default: :func:`folder`), or None."""
-    base = where if where is not None else folder()
-    for pieces in range(MAX_PIECES, MIN_PIECES - 1, -1):
-        path = base / file_name(pieces)
-        if path.is_file():
-            return path
+    """The file of the largest database in ``where`` (default: :func:`folder`, then the shipped one), or None."""
+    for base in (where,) if where is not None else (folder(), SHIPPED):
+        for pieces in range(MAX_PIECES, MIN_PIECES - 1, -1):
+            path = base / file_name(pieces)
+            if path.is_file():
+                return path
     return None
 
 
 def loaded(where: Path | None = None) -> Array | None:
-    """The largest database in ``where`` (default: :func:`folder`), read once per process; None if there is none or
-    it is damaged (a search then plays without it)."""
+    """The database :func:`find` finds, read once per process; None if there is none or it is damaged (a search then
+    plays without it)."""
     path = find(where)
     if path is None:
         return None

@@ -124,8 +124,8 @@ BUILT_IN = (
     ),
     Level(
         "master",
-        "The strongest: compiled principal-variation search with a tuned evaluation, 2 s a move; perfect on mini.",
-        lambda: SolvedOnMini(KernelPlayer()),
+        "The strongest: compiled search, an opening book and endgame databases, 2 s a move; perfect on mini.",
+        lambda: SolvedOnMini(KernelPlayer(endgames=True, book=True)),
         Limits(time=2.0),
     ),
     Level(

@@ -7,8 +7,8 @@ with its score (the search's score of the position it leads to, for the side tha
 between moves that score alike. Each deck position keeps its best move, and so does each position along the main
 line the search found from it (its principal variation, :data:`MAIN_LINE` plies on).
 
-:func:`choose` is how ``master`` plays from it: among the moves within :data:`MARGIN` of the best, one at random with
-a weight that grows with its score. Scores are in hundredths of a man for the side to move.
+:meth:`Book.choose` is how ``master`` plays from it (:class:`WithBook`): among the moves within :data:`MARGIN` of the
+best, one at random with a weight that grows with its score. Scores are in hundredths of a man for the side to move.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai.ballots import acf_deck
-from ai.player import Limits
+from ai.player import Limits, Player, SearchResult
 from core import AMERICAN, Board
 
 BOOK_FILE = Path(__file__).with_name("data") / "book.json"
@@ -90,6 +90,20 @@ def shipped() -> Book:
     if not BOOK_FILE.is_file():
         return Book({})
     return Book.from_json(BOOK_FILE.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class WithBook:
+    """A player that plays from the shipped book when the position is in it, without searching, and asks ``inner``
+    otherwise."""
+
+    inner: Player
+
+    def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
+        found = shipped().choose(board, rng)
+        if found is None:
+            return self.inner.choose(board, limits, rng)
+        return SearchResult(found.move, float(found.score), 0, (found.move,), 0, 0.0)
 
 
 def _opening_positions() -> list[list[Board]]:

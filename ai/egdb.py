@@ -1,7 +1,8 @@
 """Endgame databases of English draughts: built by our own retrograde analysis, stored in a checked file, loaded once.
 
-:func:`build` solves every position of up to ``pieces`` pieces (win, loss or draw for the side to move, with men and
-kings; the compiled work is :mod:`ai.kernel.retro`, the indexing :mod:`ai.kernel.egdb`). :func:`save` writes the
+:func:`ai.kernel.build_endgame_database` solves every position of up to ``pieces`` pieces (win, loss or draw for the
+side to move, with men and kings; the compiled work is :mod:`ai.kernel.retro`, the indexing :mod:`ai.kernel.egdb`);
+this module holds what needs no numba: the layout's constants, the order of solving, the file. :func:`save` writes the
 result as one file: a first line ``KINGME-EGDB 1``, a JSON line (variant, pieces, positions, the compression and the
 SHA-256 of the uncompressed array), then the database array (little-endian int64: 2 bits a position) compressed with
 LZMA. :func:`load` checks the header and the checksum.
@@ -19,8 +20,7 @@ import hashlib
 import json
 import lzma
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,51 @@ import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[np.int64]
+
+DRAW, WIN, LOSS, UNUSED = 0, 1, 2, 3
+"""A position's value for the side to move (:data:`UNUSED` for an index that is no position)."""
+UNKNOWN = -1
+"""What a probe returns for a position the database does not cover."""
+MAX_COUNT = 7
+"""Signature counts run from 0 to 6: up to six pieces a database."""
+SIGNATURES = MAX_COUNT**4
+HEADER = 1 + SIGNATURES
+"""Words of the database array before the values: the most pieces it covers, then each signature's offset or -1."""
+PER_WORD = 32
+SQUARES = 32
+MAN_SQUARES = 28
+
+
+def _binomials() -> Array:
+    table = np.zeros((SQUARES + 2, MAX_COUNT + 1), dtype=np.int64)
+    for n in range(SQUARES + 2):
+        table[n, 0] = 1
+        for k in range(1, min(n, MAX_COUNT) + 1):
+            table[n, k] = table[n - 1, k - 1] + (table[n - 1, k] if k <= n - 1 else 0)
+    return table
+
+
+BINOMIAL = _binomials()
+"""``BINOMIAL[n, k]`` is C(n, k) (0 when k > n)."""
+
+
+def signature_id(a: int, b: int, c: int, d: int) -> int:
+    """The slot of a signature in the database array's header."""
+    return ((a * MAX_COUNT + b) * MAX_COUNT + c) * MAX_COUNT + d
+
+
+def table_size(a: int, b: int, c: int, d: int) -> int:
+    """The number of indexes in the table of signature ``(a, b, c, d)`` (used or not)."""
+    free = SQUARES - a - c
+    return int(BINOMIAL[MAN_SQUARES, a] * BINOMIAL[MAN_SQUARES, c] * BINOMIAL[free, b] * BINOMIAL[free - b, d])
+
+
+def empty_database() -> Array:
+    """A database array that covers nothing (what the search gets when no database is loaded)."""
+    db = np.full(HEADER, -1, dtype=np.int64)
+    db[0] = 0
+    return db
+
 
 MAGIC = b"KINGME-EGDB 1\n"
 SHIPPED = Path(__file__).with_name("data") / "egdb"
@@ -92,9 +137,10 @@ class Stats:
     seconds: float
 
 
-def _allocate(pieces: int) -> tuple[Array, dict[Signature, int]]:
-    from ai.kernel.egdb import HEADER, PER_WORD, signature_id, table_size
-
+def allocate(pieces: int) -> tuple[Array, dict[Signature, int]]:
+    """An empty database array for 2 to ``pieces`` pieces (every value a draw), and each table's offset in it."""
+    if not MIN_PIECES <= pieces <= MAX_PIECES:
+        raise DatabaseError(f"a database covers {MIN_PIECES} to {MAX_PIECES} pieces, not {pieces}")
     offsets: dict[Signature, int] = {}
     total = 0
     for sig in signatures(pieces):
@@ -106,42 +152,6 @@ def _allocate(pieces: int) -> tuple[Array, dict[Signature, int]]:
     for sig, offset in offsets.items():
         db[1 + signature_id(*sig)] = offset
     return db, offsets
-
-
-def build(
-    pieces: int, *, threads: int | None = None, report: Callable[[str], None] | None = None
-) -> tuple[Array, Stats]:
-    """Solve every position of 2 to ``pieces`` pieces; the database array and what was found."""
-    if not MIN_PIECES <= pieces <= MAX_PIECES:
-        raise DatabaseError(f"a database covers {MIN_PIECES} to {MAX_PIECES} pieces, not {pieces}")
-    import numba
-
-    from ai.kernel import retro, tables
-    from ai.kernel.egdb import table_size
-    from core import get_variant
-
-    if threads is not None:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-    started = time.perf_counter()
-    k = tables.of(get_variant(VARIANT))
-    db, offsets = _allocate(pieces)
-    tally = np.zeros(8, dtype=np.int64)
-    for sig, mirror in pairs(pieces):
-        arrays = {}
-        for side in {sig, mirror}:
-            codes = np.zeros(table_size(*side), dtype=np.uint8)
-            counts = np.zeros_like(codes)
-            retro.classify(codes, counts, *side, k, db)
-            arrays[side] = (codes, counts)
-        retro.propagate(*arrays[sig], *arrays[mirror], *sig, k)
-        for side, (codes, _) in arrays.items():
-            retro.store(codes, db, offsets[side])
-            tally += np.bincount(codes, minlength=8)[:8]
-        if report is not None:
-            report(f"{sig} and {mirror} solved ({time.perf_counter() - started:.1f} s)")
-    wins, losses, draws = int(tally[retro.WON]), int(tally[retro.LOST]), int(tally[retro.DRAWN])
-    stats = Stats(pieces, wins + losses + draws, wins, losses, draws, time.perf_counter() - started)
-    return db, stats
 
 
 def save(db: Array, path: Path) -> int:
@@ -166,8 +176,6 @@ def save(db: Array, path: Path) -> int:
 
 def read(path: Path) -> Array:
     """The database array in ``path``, checked against its header; :class:`DatabaseError` if it is not right."""
-    from ai.kernel.egdb import HEADER
-
     data = path.read_bytes()
     if not data.startswith(MAGIC):
         raise DatabaseError(f"{path} is not a King Me endgame database")

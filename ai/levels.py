@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
+from ai.book import WithBook
 from ai.iterative import SteadyPlayer
 from ai.kernel import KernelPlayer
 from ai.learners.lms import LmsPlayer
@@ -125,7 +126,7 @@ BUILT_IN = (
     Level(
         "master",
         "The strongest: compiled search, an opening book and endgame databases, 2 s a move; perfect on mini.",
-        lambda: SolvedOnMini(KernelPlayer(endgames=True, book=True)),
+        lambda: SolvedOnMini(WithBook(KernelPlayer(endgames=True))),
         Limits(time=2.0),
     ),
     Level(

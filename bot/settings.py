@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     redis_url: SecretStr | None = None
     """Redis to use; None starts an embedded redis-server with its data under ``KINGME_DATA``."""
     kingme_data: Path = Path("data")
+    egdb_dir: Path | None = None
+    """Where the endgame databases are read and built (``kingme egdb build``); None is ``KINGME_DATA/egdb``."""
     ai_workers: int = Field(default_factory=_default_workers, ge=1)
     use_threads: bool = False
     """Run AI searches in threads instead of processes (for small hosts and tests)."""

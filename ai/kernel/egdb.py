@@ -13,62 +13,18 @@ positions by a combinatorial index (squares are numbered 0 to 31, ghost bits lef
 
 The index is ``((men * C(28, c) + their_men) * C(free, b) + kings) * C(free - b, d) + their_kings``, each combination
 ranked in colex order. Every table is packed at 2 bits a position into one int64 array, the *database array*: word 0
-holds the most pieces it covers, words 1 to :data:`SIGNATURES` the offset (in positions) of each signature's table or
--1, and the values follow from word :data:`HEADER`, 32 positions a word. A value is :data:`DRAW`, :data:`WIN` or
-:data:`LOSS` for the side to move, or :data:`UNUSED` for an index that is no position.
+holds the most pieces it covers, words 1 to :data:`ai.egdb.SIGNATURES` the offset (in positions) of each signature's
+table or -1, and the values follow from word :data:`~ai.egdb.HEADER`, 32 positions a word (:mod:`ai.egdb` holds these
+constants, the file and the loading, without numba). A value is :data:`DRAW`, :data:`WIN` or :data:`LOSS` for the side
+to move, or :data:`UNUSED` for an index that is no position.
 """
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
-
+from ai.egdb import BINOMIAL, DRAW, HEADER, LOSS, MAN_SQUARES, SQUARES, UNKNOWN, UNUSED, WIN, Array, signature_id
 from ai.kernel.jit import lowest_bit, njit, popcount
 
-Array = npt.NDArray[np.int64]
-
-DRAW, WIN, LOSS, UNUSED = 0, 1, 2, 3
-UNKNOWN = -1
-"""What :func:`probe` returns for a position the database does not cover."""
-MAX_COUNT = 7
-"""Signature counts run from 0 to 6: up to six pieces a database."""
-SIGNATURES = MAX_COUNT**4
-HEADER = 1 + SIGNATURES
-PER_WORD = 32
-SQUARES = 32
-MAN_SQUARES = 28
-
-
-def _binomials() -> Array:
-    table = np.zeros((SQUARES + 2, MAX_COUNT + 1), dtype=np.int64)
-    for n in range(SQUARES + 2):
-        table[n, 0] = 1
-        for k in range(1, min(n, MAX_COUNT) + 1):
-            table[n, k] = table[n - 1, k - 1] + (table[n - 1, k] if k <= n - 1 else 0)
-    return table
-
-
-BINOMIAL = _binomials()
-"""``BINOMIAL[n, k]`` is C(n, k) (0 when k > n)."""
-
-
-def signature_id(a: int, b: int, c: int, d: int) -> int:
-    """The slot of a signature in the database array's header."""
-    return ((a * MAX_COUNT + b) * MAX_COUNT + c) * MAX_COUNT + d
-
-
-def table_size(a: int, b: int, c: int, d: int) -> int:
-    """The number of indexes in the table of signature ``(a, b, c, d)`` (used or not)."""
-    free = SQUARES - a - c
-    return int(BINOMIAL[MAN_SQUARES, a] * BINOMIAL[MAN_SQUARES, c] * BINOMIAL[free, b] * BINOMIAL[free - b, d])
-
-
-def empty_database() -> Array:
-    """A database array that covers nothing (what the search gets when no database is loaded)."""
-    db = np.full(HEADER, -1, dtype=np.int64)
-    db[0] = 0
-    return db
-
+__all__ = ["DRAW", "HEADER", "LOSS", "UNKNOWN", "UNUSED", "WIN", "Array"]
 
 sig_id = njit(signature_id)
 

@@ -22,7 +22,7 @@ import numpy as np
 from ai import egdb
 from ai.kernel import movegen as mg
 from ai.kernel import tables
-from ai.kernel.egdb import UNKNOWN, empty_database, probe
+from ai.kernel.egdb import UNKNOWN, probe
 from ai.kernel.evaluation import evaluate as _evaluate
 from ai.kernel.perft import perft as _perft
 from ai.kernel.search import GENERATION, MAX_DEPTH, NODES, PLIES, ROOT, Array, new_keys, new_pv, new_work
@@ -151,7 +151,7 @@ def forget() -> None:
     _SESSIONS.clear()
 
 
-_NO_DATABASE = empty_database()
+_NO_DATABASE = egdb.empty_database()
 
 
 def _database(board: Board, wanted: bool) -> Array:

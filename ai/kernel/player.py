@@ -28,18 +28,10 @@ class KernelPlayer:
     """A cap on the nominal depth whatever the limits say (``hard``); captures are still read to the end."""
     endgames: bool = False
     """Probe the endgame databases (:mod:`ai.egdb`) in the search, in English draughts when one is installed."""
-    book: bool = False
-    """Play from the opening book (:mod:`ai.book`) when the position is in it, without searching."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine
 
-        if self.book:
-            from ai.book import shipped
-
-            found = shipped().choose(board, rng)
-            if found is not None:
-                return SearchResult(found.move, float(found.score), 0, (found.move,), 0, 0.0)
         if self.max_depth is not None:
             limits = dataclasses.replace(limits, depth=min(limits.depth or self.max_depth, self.max_depth))
         return engine.search(board, limits, rng, table_entries=self.table_entries, endgames=self.endgames)

@@ -14,18 +14,25 @@ capture, a crowning), so it lies in a table solved before. For one pair:
    zero makes a loss.
 3. What is still open is a draw: neither side can force a result.
 
-The value ignores the draw rules (repetition, 40 moves without progress), like every endgame database.
+The value ignores the draw rules (repetition, 40 moves without progress), like every endgame database. :func:`build`
+runs the three steps for every pair in :func:`ai.egdb.pairs`'s order.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
+import numba
 import numpy as np
 import numpy.typing as npt
 
+from ai import egdb
 from ai.kernel import movegen as mg
 from ai.kernel import tables as t
 from ai.kernel.egdb import DRAW, HEADER, LOSS, UNUSED, WIN, Array, compact, expand, index_of, position_at, probe, rotate
 from ai.kernel.jit import njit, njit_parallel, popcount, prange
+from core import AMERICAN
 
 Codes = npt.NDArray[np.uint8]
 
@@ -176,3 +183,31 @@ def store(codes: Codes, db: Array, offset: int) -> None:
         word = HEADER + (position >> 5)
         shift = (position & 31) * 2
         db[word] = (db[word] & ~(3 << shift)) | (value << shift)
+
+
+def build(
+    pieces: int, *, threads: int | None = None, report: Callable[[str], None] | None = None
+) -> tuple[Array, egdb.Stats]:
+    """Solve every position of 2 to ``pieces`` pieces with ``threads`` threads (default: numba's); the database array
+    and what was found."""
+    db, offsets = egdb.allocate(pieces)
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
+    started = time.perf_counter()
+    k = t.of(AMERICAN)
+    tally = np.zeros(8, dtype=np.int64)
+    for sig, mirror in egdb.pairs(pieces):
+        arrays = {}
+        for side in {sig, mirror}:
+            codes = np.zeros(egdb.table_size(*side), dtype=np.uint8)
+            counts = np.zeros_like(codes)
+            classify(codes, counts, *side, k, db)
+            arrays[side] = (codes, counts)
+        propagate(*arrays[sig], *arrays[mirror], *sig, k)
+        for side, (codes, _) in arrays.items():
+            store(codes, db, offsets[side])
+            tally += np.bincount(codes, minlength=8)[:8]
+        if report is not None:
+            report(f"{sig} and {mirror} solved ({time.perf_counter() - started:.1f} s)")
+    wins, losses, draws = int(tally[WON]), int(tally[LOST]), int(tally[DRAWN])
+    return db, egdb.Stats(pieces, wins + losses + draws, wins, losses, draws, time.perf_counter() - started)

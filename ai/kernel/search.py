@@ -338,7 +338,7 @@ the clock of moves without a capture or a man's move."""
 Context = tuple[t.Constants, Array, mg.Buffer, mg.Buffer, Array, Array, Array, Array]
 """What every node of one search shares, in :func:`pvs`'s order: the variant's constants, the transposition table, the
 move buffer, the undo stack, the keys of the game so far, the work counters, the principal variations and the endgame
-database (:func:`ai.kernel.egdb.empty_database` for none)."""
+database (:func:`ai.egdb.empty_database` for none)."""
 
 
 @njit

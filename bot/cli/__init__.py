@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import ai_commands, engine, run, sandbox, train
+from bot.cli import ai_commands, engine, knowledge, run, sandbox, train
 from bot.cli._command import USAGE_ERROR, CommandError, Commands, Parser
 from core import RulesError
 
@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="kingme", description="King Me: checkers engine, AI and Discord bot.")
     parser.set_defaults(handler=run.main_job)  # a subcommand's own handler replaces it
     commands = Commands(parser)
-    for module in (engine, ai_commands, train, run, sandbox):
+    for module in (engine, ai_commands, knowledge, train, run, sandbox):
         module.register(commands)
     return parser
 

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from ai import egdb
+from ai.kernel import build_endgame_database
 from ai.kernel.egdb import DRAW, LOSS, UNKNOWN, WIN, probe
 from tests.ai.endgames import solve
 
 
 @pytest.fixture(scope="module")
 def three() -> egdb.Array:
-    return egdb.build(3)[0]
+    return build_endgame_database(3)[0]
 
 
 def test_the_database_agrees_with_core_on_every_position_of_up_to_three_pieces(three: egdb.Array) -> None:
@@ -55,4 +56,4 @@ def test_the_file_keeps_the_database_and_refuses_a_damaged_copy(three: egdb.Arra
 
 def test_the_pieces_must_be_in_range() -> None:
     with pytest.raises(egdb.DatabaseError):
-        egdb.build(7)
+        build_endgame_database(7)

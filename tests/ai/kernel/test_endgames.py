@@ -11,7 +11,7 @@ import pytest
 
 from ai import egdb
 from ai.api import Limits, get_level
-from ai.kernel import KernelPlayer
+from ai.kernel import KernelPlayer, build_endgame_database
 from ai.kernel.egdb import HEADER, LOSS, WIN, probe
 from ai.kernel.search import KNOWN_WIN, PROGRESS_BASE
 from core import Board, Color, Move
@@ -20,7 +20,7 @@ from tests.ai.endgames import Position, solve
 
 @pytest.fixture(scope="module")
 def four() -> egdb.Array:
-    return egdb.build(4)[0]
+    return build_endgame_database(4)[0]
 
 
 @pytest.fixture

@@ -38,4 +38,5 @@ def build_endgame_database(
 
     return build(pieces, threads=threads, report=report)
 
+
 __all__ = ["DEFAULT_TABLE_ENTRIES", "KernelPlayer", "build_endgame_database", "cache_dir", "warm_up"]

@@ -97,9 +97,7 @@ def test_arena_prints_the_match_result(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(read_pdn(pdn.read_text())) == 2
 
 
-def test_egdb_build_writes_a_database_that_probe_reads(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_egdb_build_writes_a_database_that_probe_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["egdb", "build", "--pieces", "3", "--out", str(tmp_path), "--threads", "1"]) == 0
     out = capsys.readouterr().out
     assert "199,520 positions of up to 3 pieces" in out and (tmp_path / "american-3.egdb").is_file()

@@ -1,11 +1,11 @@
 """The opening book of English draughts: moves and scores from our own deep searches, shipped as ``data/book.json``.
 
 :func:`build` (``kingme book build``) searches with the compiled kernel every position of the first three plies that
-the ACF three-move deck passes through, and every three-ply position one move away from them: the start, the 7 first
-moves, the 49 positions after two and the 216 after three. A position of the first two plies keeps every legal move
-with its score (the search's score of the position it leads to, for the side that moves), so the book can vary
-between moves that score alike. Each deck position keeps its best move, and so does each position along the main
-line the search found from it (its principal variation, :data:`MAIN_LINE` plies on).
+the ACF three-move deck passes through, and every position one move beyond them: the start, the 7 positions after
+one move, the 49 after two and the 213 after three (the 156 deck openings among them). A position of the first two
+plies keeps every legal move with its score (the search's score of the position it leads to, for the side that
+moves), so the book can vary between moves that score alike. Each deck position keeps its best move, and so does each
+position along the main line the search found from it (its principal variation, :data:`MAIN_LINE` plies on).
 
 :meth:`Book.choose` is how ``master`` plays from it (:class:`WithBook`): among the moves within :data:`MARGIN` of the
 best, one at random with a weight that grows with its score. Scores are in hundredths of a man for the side to move.

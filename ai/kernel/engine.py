@@ -176,10 +176,16 @@ def _forget_other_material(session: _Session, board: Board, db: Array) -> None:
 
 
 def search(
-    board: Board, limits: Limits, rng: random.Random, *, table_entries: int, endgames: bool = False
+    board: Board,
+    limits: Limits,
+    rng: random.Random,
+    *,
+    table_entries: int,
+    endgames: bool = False,
+    weights: tuple[int, ...] | None = None,
 ) -> SearchResult:
-    """Search ``board`` (which has a legal move) within ``limits``, probing the endgame databases if ``endgames``;
-    equal moves are tried in an order ``rng`` picks."""
+    """Search ``board`` (which has a legal move) within ``limits``, probing the endgame databases if ``endgames``, with
+    the evaluation's ``weights`` (default: ``master``'s); equal moves are tried in an order ``rng`` picks."""
     started = time.perf_counter()
     legal = board.legal_moves
     if len(legal) == 1:
@@ -201,7 +207,7 @@ def search(
     seconds = limits.time if limits.time is not None else DEFAULT_TIME
     depth = min(MAX_DEPTH, limits.depth) if limits.depth is not None else MAX_DEPTH
     position = (me, opp, kings, black, history[-1], board.halfmove_clock)
-    context = (tables.of(variant), session.table, session.buf, session.stack, keys, work, session.pv, db)
+    context = (tables.of(variant, weights), session.table, session.buf, session.stack, keys, work, session.pv, db)
     best, score, done, length = _search(
         position, roots, depth, float(seconds), limits.nodes or 0, context, session.line
     )

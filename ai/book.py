@@ -106,7 +106,7 @@ class WithBook:
         return SearchResult(found.move, float(found.score), 0, (found.move,), 0, 0.0)
 
 
-def _opening_positions() -> list[list[Board]]:
+def opening_positions() -> list[list[Board]]:
     """The positions of plies 0, 1, 2 and 3 that the deck passes through or that lie one move beyond them."""
     layers: list[dict[str, Board]] = [{Board().fen(): Board()}]
     on_deck: list[set[str]] = [{Board().fen()}, set(), set()]
@@ -135,7 +135,7 @@ def build(seconds: float = SEARCH_TIME, *, report: Callable[[str], None] | None 
     player = KernelPlayer(table_entries=BUILD_TABLE)
     limits = Limits(time=seconds)
     rng = random.Random(0)
-    layers = _opening_positions()
+    layers = opening_positions()
     deck = {ballot.board().fen() for ballot in acf_deck()}
     scores: dict[str, int] = {}
     positions: dict[str, tuple[BookMove, ...]] = {}

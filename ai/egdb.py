@@ -198,26 +198,31 @@ def read(path: Path) -> Array:
 _LOADED: dict[Path, Array] = {}
 
 
-def find(where: Path | None = None) -> Path | None:
-    """The file of the largest database in ``where`` (default: :func:`folder`, then the shipped one), or None."""
+def candidates(where: Path | None = None) -> list[Path]:
+    """The database files in ``where`` (default: :func:`folder`, then the shipped one), the largest first in each."""
+    found = []
     for base in (where,) if where is not None else (folder(), SHIPPED):
         for pieces in range(MAX_PIECES, MIN_PIECES - 1, -1):
             path = base / file_name(pieces)
             if path.is_file():
-                return path
-    return None
+                found.append(path)
+    return found
+
+
+def find(where: Path | None = None) -> Path | None:
+    """The first of :func:`candidates`, or None."""
+    return next(iter(candidates(where)), None)
 
 
 def loaded(where: Path | None = None) -> Array | None:
-    """The database :func:`find` finds, read once per process; None if there is none or it is damaged (a search then
-    plays without it)."""
-    path = find(where)
-    if path is None:
-        return None
-    db = _LOADED.get(path)
-    if db is None:
-        try:
-            db = _LOADED[path] = read(path)
-        except (OSError, DatabaseError):
-            return None
-    return db
+    """The first of :func:`candidates` that reads without error, read once per process; None if there is none (a
+    search then plays without a database). A damaged file is passed over, so the shipped database still serves."""
+    for path in candidates(where):
+        db = _LOADED.get(path)
+        if db is None:
+            try:
+                db = _LOADED[path] = read(path)
+            except (OSError, DatabaseError):
+                continue
+        return db
+    return None

@@ -13,7 +13,7 @@ from core import Board
 
 
 def test_the_build_searches_the_deck_and_every_position_one_move_beyond_it() -> None:
-    layers = book._opening_positions()
+    layers = book.opening_positions()
     assert [len(layer) for layer in layers[:3]] == [1, 7, 49]
     third = {board.fen() for board in layers[3]}
     assert {ballot.board().fen() for ballot in acf_deck()} <= third

@@ -37,7 +37,9 @@ def test_more_pieces_than_the_database_holds_are_unknown(three: egdb.Array) -> N
     assert probe(black_pieces | extra, white_pieces, kings | extra, True, three) == UNKNOWN
 
 
-def test_the_file_keeps_the_database_and_refuses_a_damaged_copy(three: egdb.Array, tmp_path: Path) -> None:
+def test_the_file_keeps_the_database_and_refuses_a_damaged_copy(
+    three: egdb.Array, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / egdb.file_name(3)
     size = egdb.save(three, path)
     assert size < three.nbytes
@@ -49,6 +51,9 @@ def test_the_file_keeps_the_database_and_refuses_a_damaged_copy(three: egdb.Arra
     with pytest.raises(egdb.DatabaseError):
         egdb.read(path)
     assert egdb.loaded(tmp_path) is None  # a search plays without a damaged database
+    monkeypatch.setenv("EGDB_DIR", str(tmp_path))
+    fallback = egdb.loaded()  # or with the shipped one, passing the damaged one over
+    assert fallback is not None and fallback[0] == 5
     path.write_bytes(b"not a database")
     with pytest.raises(egdb.DatabaseError, match="not a King Me endgame database"):
         egdb.read(path)

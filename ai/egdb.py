@@ -5,13 +5,13 @@ side to move, with men and kings; the compiled work is :mod:`ai.kernel.retro`, t
 this module holds what needs no numba: the layout's constants, the order of solving, the file. :func:`save` writes the
 result as one file: a first line ``KINGME-EGDB 1``, a JSON line (variant, pieces, positions, the compression and the
 SHA-256 of the uncompressed array), then the database array (little-endian int64: 2 bits a position) compressed with
-LZMA. :func:`load` checks the header and the checksum.
+LZMA. :func:`read` checks the header and the checksum.
 
 Where the files live: ``$EGDB_DIR`` if set, else ``$KINGME_DATA/egdb``, else ``data/egdb`` (the bot's setting
 ``EGDB_DIR`` is exported there for its AI workers). King Me ships the 5-piece database in the package
 (``data/egdb/american-5.egdb``, 3 MB): :func:`loaded` is the largest database in the data folder, or the shipped one
-if the folder has none, read once per process; the workers read it while they warm up (:func:`ai.kernel.warm_up`),
-so no move waits for it.
+if the folder has none (or only damaged ones), read once per process; the workers read it while they warm up
+(:func:`ai.kernel.warm_up`), so no move waits for it.
 """
 
 from __future__ import annotations
@@ -101,7 +101,8 @@ Signature = tuple[int, int, int, int]
 
 def signatures(pieces: int) -> list[Signature]:
     """Every material ``(men, kings, their men, their kings)`` of 2 to ``pieces`` pieces where both sides have one,
-    in the order of solving: by pieces, then by men (a crowning leads to fewer men), mirrors next to each other."""
+    in the order of solving: by pieces, then by men (a crowning leads to fewer men); a signature and its mirror fall in
+    the same group."""
     found: list[Signature] = []
     for total in range(2, pieces + 1):
         for men in range(total + 1):

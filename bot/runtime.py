@@ -244,6 +244,8 @@ class Runtime:
         # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
         # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
         os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
+        # Likewise the endgame databases' folder, which ai.egdb reads from the environment.
+        os.environ["EGDB_DIR"] = str(self.settings.egdb_dir or Path(self.settings.kingme_data) / "egdb")
         ai = self._make_ai()
         try:
             await ai.start()

@@ -251,7 +251,13 @@ class Runtime:
             raise StartupError(one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}") from None
         self.ai = ai
         self._stack.push_async_callback(ai.close)
-        self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+        self.metrics.bind_ai(lambda: self._ai_moves_waiting(ai), lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+
+    def _ai_moves_waiting(self, ai: AiBackend) -> int:
+        """AI moves waiting anywhere (``kingme_ai_queue_depth``, ``/healthz``'s ``ai.queue_depth``): for a worker, in
+        the pool or on the job queue, and for their place in the game service's fair gate, where the turns over the
+        AI's capacity wait."""
+        return ai.queue_depth + (self.service.ai_turns_waiting if self.service is not None else 0)
 
     def _make_ai(self) -> AiBackend:
         """The AI backend that ``AI_BACKEND`` names: the job queue, or this process's own workers."""

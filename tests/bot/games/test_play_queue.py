@@ -139,6 +139,35 @@ async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
     assert len(game.game.moves) == 1
 
 
+async def test_ai_moves_waiting_in_the_bot_count_in_the_queue_depth(
+    bots: Bots, world: QueueWorld, emulator: DiscordEmulator, redis_client: aioredis.Redis
+) -> None:
+    """AI turns over the live workers' capacity wait in the game service's fair gate: /metrics and /healthz count them
+    with the moves waiting in the job queue; both are played once the workers are back."""
+    runtime = await bots.start()
+    assert runtime.service is not None
+    service, backend = runtime.service, bots.backend
+    harness = cast(Harness, SimpleNamespace(emulator=emulator, settings=runtime.settings))
+    boards = []
+    with world.workers.paused():
+        await eventually(lambda: not backend.workers and backend.capacity == 1, 15, "the paused workers gone")
+        for name in ("alice", "bob"):
+            ai_first = {"level": "hard", "colour": "white"}
+            reply = await emulator.invoke(emulator.user(name), ["checkers", "play"], ai_first)
+            boards.append(await game_board(harness, reply))
+        await eventually(
+            lambda: service.ai_turns_waiting == 1 and backend.queue_depth == 1, what="one turn queued, one in the bot"
+        )
+        samples = await scrape(runtime.web_url)
+        assert samples["kingme_ai_queue_depth"] == 2, "both AI moves waiting, wherever they wait"
+        async with aiohttp.ClientSession() as session, session.get(f"{runtime.web_url}/healthz") as response:
+            assert (await response.json())["ai"]["queue_depth"] == 2
+    await eventually(lambda: backend.capacity == 2, 15, "both workers back")
+    await eventually(lambda: all(board_state(b) is not None for b in boards), within=60, what="both AI moves")
+    await eventually(lambda: backend.queue_depth == 0, what="the queue seen empty")
+    assert (await scrape(runtime.web_url))["kingme_ai_queue_depth"] == 0
+
+
 async def test_the_queue_needs_redis_url(tmp_path: Path) -> None:
     runtime = Runtime(make_settings(tmp_path, ai_backend="queue", redis_url=None))
     with pytest.raises(StartupError, match=r"^AI_BACKEND=queue needs REDIS_URL"):

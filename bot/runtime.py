@@ -276,11 +276,10 @@ class Runtime:
         self.store = RedisGameStore(self.redis)
         chooser = MeteredChooser(self.ai, self.metrics)
         counter = self.metrics.count_events  # moves and endings, from the events of every committed step
-        # Reviews run in this process's own workers or threads; the job queue has no review path (yet), so with
-        # AI_BACKEND=queue /checkers analyse says reviews are not available and stored ones are still shown.
-        reviewer = self.ai if isinstance(self.ai, AiPool | ThreadChooser) else None
+        # Reviews run where the moves do (this process's workers or threads, or the job queue's idle workers), never
+        # ahead of a live move.
         self.service = GameService(
-            self.store, chooser, self.settings, sink=self.relay, observers=[counter], reviewer=reviewer
+            self.store, chooser, self.settings, sink=self.relay, observers=[counter], reviewer=self.ai
         )
         self._stack.push_async_callback(stop_within, self.service.close, "the game service", SERVICE_STOP_TIMEOUT)
         interval = self.settings.sweep_interval

@@ -247,7 +247,7 @@ async def test_a_full_process_pool_is_waited_out_not_refused(make_service: Servi
     await pool.start()
     try:
         start = GameInput("american", get_variant("american").start_fen, ())
-        other = asyncio.create_task(pool.choose("master", start, Limits(time=1.0), 0))  # someone else's move
+        other = asyncio.create_task(pool.choose("steady", start, Limits(time=1.0), 0))  # someone else's move (1 s)
         await eventually(lambda: pool.busy_workers == 1, what="the pool full")
         service = make_service(chooser_=pool)
         game = await open_ai_game(service, ANN, "c1")

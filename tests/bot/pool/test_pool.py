@@ -40,8 +40,9 @@ async def make_pool() -> AsyncIterator[Callable[..., Any]]:
 
 
 def midgame() -> Board:
+    """A quiet middle-game position out of master's opening book (so master searches it, for as long as it is asked)."""
     board = Board()
-    for text in ("11-15", "23-19", "8-11", "22-17"):
+    for text in ("11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14", "12-16", "19x10", "6x15"):
         board.push_text(text)
     return board
 

@@ -299,7 +299,7 @@ async def test_a_review_runs_on_an_idle_worker_and_two_bots_asking_share_it(
     workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
 ) -> None:
     first, second = await make_backend(), await make_backend()
-    moving = asyncio.create_task(first.choose("master", GameInput.from_board(midgame()), Limits(time=3.0), 9))
+    moving = asyncio.create_task(first.choose("master", GameInput.from_board(midgame()), Limits(time=8.0), 9))
     await eventually(lambda: any(beat.busy for beat in workers.beats()), 30, "a worker searching the move")
     [searcher] = [beat.pid for beat in workers.beats() if beat.busy]
 
@@ -307,7 +307,8 @@ async def test_a_review_runs_on_an_idle_worker_and_two_bots_asking_share_it(
     reviewers: set[int] = set()
 
     def reviewing() -> bool:
-        reviewers.update(beat.pid for beat in workers.beats() if beat.review is not None)
+        if not moving.done():  # once the move is made its worker is idle, and may review too
+            reviewers.update(beat.pid for beat in workers.beats() if beat.review is not None)
         return bool(reviewers)
 
     asked = asyncio.gather(first.review(game), second.review(game))

@@ -40,6 +40,8 @@ from bot.games._render import (
     history_line,
     leaderboard_embed,
     leaderboard_title,
+    slash,
+    slash_name,
     stats_embed,
     thread_notice,
 )
@@ -528,14 +530,13 @@ def command_list(lang: Language = ENGLISH) -> list[tuple[str, str]]:
     (in English: :func:`help_embed` says it in the reader's language), the names as ``lang``'s Discord client shows
     them: the source of ``/checkers help`` and of the README's command list."""
 
-    def name(text: str) -> str:
-        return lang.say(Text(text, context="command name"))
-
     rows = []
     for command in GamesCog.__cog_app_commands__:
         if isinstance(command, app_commands.Command):
-            options = " ".join(name(p.name) if p.required else f"[{name(p.name)}]" for p in command.parameters)
-            usage = f"/{name(str(GamesCog.__cog_group_name__))} {name(command.name)} {options}".strip()
+            named = (
+                slash_name(lang, p.name) if p.required else f"[{slash_name(lang, p.name)}]" for p in command.parameters
+            )
+            usage = f"{slash(lang, command.name)} {' '.join(named)}".strip()
             rows.append((usage, command.description))
     return rows
 

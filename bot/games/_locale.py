@@ -74,6 +74,10 @@ _RULES: tuple[tuple[str, Text], ...] = (
         _("{move} fits more than one capture: write the whole path, one of {moves}"),
     ),
     (r"a move is text such as 11-15 or 15x24", _("a move is text such as 11-15 or 15x24")),
+    (
+        r"(?P<text>.+) is not a move: write it as start-end \(11-15 or f6-e5\) or captures as 15x24 or 1x10x19",
+        _("{text} is not a move: write it as start-end (11-15 or f6-e5) or captures as 15x24 or 1x10x19"),
+    ),
     (r"you cannot pass: you have a legal move", _("you cannot pass: you have a legal move")),
     (
         r"square (?P<square>\d+) is not on the board: squares are 1 to (?P<count>\d+)",

@@ -50,6 +50,16 @@ def challenge_content(challenge: service.Challenge, lang: Language = ENGLISH) ->
     )
 
 
+def slash_name(lang: Language, name: str) -> str:
+    """A command's or option's name as ``lang``'s Discord client shows it."""
+    return lang.say(Text(name, context="command name"))
+
+
+def slash(lang: Language, command: str) -> str:
+    """``/checkers <command>`` as ``lang``'s Discord client shows it."""
+    return f"/{slash_name(lang, 'checkers')} {slash_name(lang, command)}"
+
+
 def jump_url(guild_id: str | int, channel_id: str | int, message_id: str | int) -> str:
     """The address of a message, which Discord opens at that message."""
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
@@ -142,8 +152,8 @@ def result_message(
     lines.append(
         lang._(
             "{export} for the PDN · {rematch} to play again",
-            export=f"`/checkers export game:{game.id}`",
-            rematch="`/checkers rematch`",
+            export=f"`{slash(lang, 'export')} {slash_name(lang, 'game')}:{game.id}`",
+            rematch=f"`{slash(lang, 'rematch')}`",
         )
     )
     if replay_url is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
+from ai.book import WithBook
 from ai.iterative import SteadyPlayer
 from ai.kernel import KernelPlayer
 from ai.learners import WeightsFileError, read_weights
@@ -148,8 +149,8 @@ BUILT_IN = (
     ),
     Level(
         "master",
-        "The strongest: compiled principal-variation search with a tuned evaluation, 2 s a move; perfect on mini.",
-        lambda: SolvedOnMini(KernelPlayer()),
+        "The strongest: compiled search, an opening book and endgame databases, 2 s a move; perfect on mini.",
+        lambda: SolvedOnMini(WithBook(KernelPlayer(endgames=True))),
         Limits(time=2.0),
     ),
     Level(

@@ -3,10 +3,12 @@
 1. ``python -m ai.tuning generate --games 600 --out /tmp/selfplay.jsonl``: fast self-play games of ``master``'s
    search (a small node budget a move) from the ACF ballots, with random moves mixed in (the first moves after the
    ballot and a share of the rest), recording the features (:mod:`ai.features`) of every quiet position (no capture
-   pending) with the final result from the side to move's point of view (1 won, ½ drawn, 0 lost).
+   pending) with the final result from the side to move's point of view (1 won, ½ drawn, 0 lost). With
+   ``--engine kernel`` the games are the compiled kernel's, with the endgame databases (so endings are scored right).
 2. ``python -m ai.tuning fit --data /tmp/selfplay.jsonl``: fits ``P(win) = sigmoid(w · features)`` by Newton's
    method on the cross-entropy with a little L2, then scales the weights so that a man is worth 100 and writes
-   ``ai/data/eval_weights.json``. The runtime reads the JSON.
+   ``ai/data/eval_weights.json`` (or ``--out``). The runtime reads the JSON.
+3. ``python -m benchmarks.refit --weights FILE``: a match of ``master`` with those weights against ``master``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from ai.ballots import openings
 from ai.features import FEATURES, feature_function
+from ai.kernel import KernelPlayer
 from ai.player import Limits
 from ai.rawgame import node_of
 from ai.search import Engine
@@ -28,10 +31,14 @@ from ai.tt import TranspositionTable
 from core import AMERICAN, Board, Color
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_weights.json"
+_KERNEL = KernelPlayer(table_entries=1 << 16, endgames=True)
 
 
-def self_play(seed: int, nodes: int, random_plies: int, epsilon: float) -> tuple[list[tuple[int, ...]], list[float]]:
-    """One game: the features of its quiet positions and their results for the side to move."""
+def self_play(
+    seed: int, nodes: int, random_plies: int, epsilon: float, engine: str = "python"
+) -> tuple[list[tuple[int, ...]], list[float]]:
+    """One game of ``engine`` (``python`` or ``kernel``): the features of its quiet positions and their results for
+    the side to move."""
     rng = random.Random(seed)
     deck = [b for b in openings("american") if b.dealt]
     board = Board(None, AMERICAN)
@@ -48,6 +55,8 @@ def self_play(seed: int, nodes: int, random_plies: int, epsilon: float) -> tuple
         legal = board.legal_moves
         if plies < random_plies or rng.random() < epsilon:
             move = rng.choice(legal)
+        elif engine == "kernel":
+            move = board.parse_move(_KERNEL.choose(board, Limits(time=5.0, nodes=nodes), rng).move)
         else:
             result = Engine(board, Limits(time=5.0, nodes=nodes), table).run(rng)
             move = board.parse_move(result.move)
@@ -59,11 +68,11 @@ def self_play(seed: int, nodes: int, random_plies: int, epsilon: float) -> tuple
     return [f for f, _ in rows], labels
 
 
-def generate(games: int, out: Path, seed: int, nodes: int) -> None:
+def generate(games: int, out: Path, seed: int, nodes: int, engine: str = "python") -> None:
     start = time.perf_counter()
     with out.open("a", encoding="utf-8") as sink:
         for g in range(games):
-            xs, ys = self_play(seed * 100_003 + g, nodes, random_plies=4, epsilon=0.08)
+            xs, ys = self_play(seed * 100_003 + g, nodes, random_plies=4, epsilon=0.08, engine=engine)
             for x, y in zip(xs, ys, strict=True):
                 sink.write(json.dumps([*x, y]) + "\n")
             if g % 20 == 19:
@@ -97,7 +106,7 @@ def fit(data: Path, l2: float = 1e-3) -> dict[str, float]:
     }
 
 
-def write_weights(weights: dict[str, float], positions: int) -> None:
+def write_weights(weights: dict[str, float], positions: int, path: Path = WEIGHTS_FILE) -> None:
     logit = weights.pop("_logit_per_man", 0.0)
     payload: dict[str, Any] = {
         "about": "master's evaluation weights, fitted by ai/tuning.py (logistic regression on self-play results)",
@@ -105,7 +114,7 @@ def write_weights(weights: dict[str, float], positions: int) -> None:
         "logit_per_man": logit,
         "weights": weights,
     }
-    WEIGHTS_FILE.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -116,18 +125,20 @@ def main(argv: list[str] | None = None) -> None:
     gen.add_argument("--nodes", type=int, default=400)
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, required=True)
+    gen.add_argument("--engine", choices=("python", "kernel"), default="python", help="whose self-play")
     fitter = sub.add_parser("fit", help="fit the weights (needs numpy) and write ai/data/eval_weights.json")
     fitter.add_argument("--data", type=Path, nargs="+", required=True)
+    fitter.add_argument("--out", type=Path, default=WEIGHTS_FILE, help="where to write the weights")
     args = parser.parse_args(argv)
     if args.command == "generate":
-        generate(args.games, args.out, args.seed, args.nodes)
+        generate(args.games, args.out, args.seed, args.nodes, args.engine)
     else:
         merged = Path("/tmp/kingme-tuning-merged.jsonl")
         merged.write_text("".join(p.read_text(encoding="utf-8") for p in args.data), encoding="utf-8")
         weights = fit(merged)
         positions = sum(1 for _ in merged.open(encoding="utf-8"))
         print(json.dumps(weights, indent=1))
-        write_weights(weights, positions)
+        write_weights(weights, positions, args.out)
 
 
 if __name__ == "__main__":

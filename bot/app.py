@@ -112,6 +112,9 @@ class KingMeBot(commands.Bot):
     ) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("help_command", None)
+        # a rate limit longer than this (discord.py's minimum) raises discord.RateLimited instead of holding the
+        # request: a board that cannot be edited that soon is replaced by a fresh one (bot.games._keeper)
+        options.setdefault("max_ratelimit_timeout", 30.0)
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.service = service
         self.settings = settings

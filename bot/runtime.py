@@ -244,6 +244,8 @@ class Runtime:
         # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
         # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
         os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
+        # Likewise the endgame databases' folder, which ai.egdb reads from the environment.
+        os.environ["EGDB_DIR"] = str(self.settings.egdb_dir or Path(self.settings.kingme_data) / "egdb")
         ai = self._make_ai()
         try:
             await ai.start()
@@ -251,7 +253,13 @@ class Runtime:
             raise StartupError(one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}") from None
         self.ai = ai
         self._stack.push_async_callback(ai.close)
-        self.metrics.bind_ai(lambda: ai.queue_depth, lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+        self.metrics.bind_ai(lambda: self._ai_moves_waiting(ai), lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+
+    def _ai_moves_waiting(self, ai: AiBackend) -> int:
+        """AI moves waiting anywhere (``kingme_ai_queue_depth``, ``/healthz``'s ``ai.queue_depth``): for a worker, in
+        the pool or on the job queue, and for their place in the game service's fair gate, where the turns over the
+        AI's capacity wait."""
+        return ai.queue_depth + (self.service.ai_turns_waiting if self.service is not None else 0)
 
     def _make_ai(self) -> AiBackend:
         """The AI backend that ``AI_BACKEND`` names: the job queue, or this process's own workers."""
@@ -270,11 +278,10 @@ class Runtime:
         self.store = RedisGameStore(self.redis)
         chooser = MeteredChooser(self.ai, self.metrics)
         counter = self.metrics.count_events  # moves and endings, from the events of every committed step
-        # Reviews run in this process's own workers or threads; the job queue has no review path (yet), so with
-        # AI_BACKEND=queue /checkers analyse says reviews are not available and stored ones are still shown.
-        reviewer = self.ai if isinstance(self.ai, AiPool | ThreadChooser) else None
+        # Reviews run where the moves do (this process's workers or threads, or the job queue's idle workers), never
+        # ahead of a live move.
         self.service = GameService(
-            self.store, chooser, self.settings, sink=self.relay, observers=[counter], reviewer=reviewer
+            self.store, chooser, self.settings, sink=self.relay, observers=[counter], reviewer=self.ai
         )
         self._stack.push_async_callback(stop_within, self.service.close, "the game service", SERVICE_STOP_TIMEOUT)
         interval = self.settings.sweep_interval

@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     redis_appendfsync: Literal["everysec", "always"] = "everysec"
     """When the embedded redis-server fsyncs its append-only file: ``everysec`` (a power cut may lose the last second)
     or ``always`` (before every acknowledged write); ignored with ``REDIS_URL`` (that server has its own)."""
+    egdb_dir: Path | None = None
+    """Where the endgame databases are read and built (``kingme egdb build``); None is ``KINGME_DATA/egdb``."""
     ai_workers: int = Field(default_factory=_default_workers, ge=1)
     use_threads: bool = False
     """Run AI searches in threads instead of processes (for small hosts and tests)."""

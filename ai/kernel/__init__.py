@@ -12,8 +12,14 @@ code is cached on disk (see :mod:`ai.kernel.cache` for the folder: ``NUMBA_CACHE
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ai.kernel.cache import cache_dir
 from ai.kernel.player import DEFAULT_TABLE_ENTRIES, KernelPlayer
+
+if TYPE_CHECKING:
+    from ai.egdb import Array, Stats
 
 
 def warm_up() -> float:
@@ -23,4 +29,14 @@ def warm_up() -> float:
     return run()
 
 
-__all__ = ["DEFAULT_TABLE_ENTRIES", "KernelPlayer", "cache_dir", "warm_up"]
+def build_endgame_database(
+    pieces: int, *, threads: int | None = None, report: Callable[[str], None] | None = None
+) -> tuple[Array, Stats]:
+    """Solve every ending of up to ``pieces`` pieces by retrograde analysis (:mod:`ai.kernel.retro`); the database
+    array (save it with :func:`ai.egdb.save`) and what was found."""
+    from ai.kernel.retro import build
+
+    return build(pieces, threads=threads, report=report)
+
+
+__all__ = ["DEFAULT_TABLE_ENTRIES", "KernelPlayer", "build_endgame_database", "cache_dir", "warm_up"]

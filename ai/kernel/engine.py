@@ -5,7 +5,9 @@ the move a search returns is legal by construction; the principal variation is r
 written as ``core`` writes moves.
 
 The arrays a search needs (buffers, the transposition table) are allocated once per process, variant and table size,
-and the table is kept between moves like ``master``'s.
+and the table is kept between moves like ``master``'s. A search with the endgame databases empties it when its root
+is in a database and in other material than the last root: the table's database scores tell conversions from the
+root's material, so they hold for one material only.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ai import egdb
 from ai.kernel import movegen as mg
 from ai.kernel import tables
+from ai.kernel.egdb import UNKNOWN, probe
 from ai.kernel.evaluation import evaluate as _evaluate
 from ai.kernel.perft import perft as _perft
 from ai.kernel.search import GENERATION, MAX_DEPTH, NODES, PLIES, ROOT, Array, new_keys, new_pv, new_work
@@ -26,7 +30,7 @@ from ai.kernel.search import search as _search
 from ai.kernel.tt import new_table
 from ai.player import Limits, SearchResult
 from ai.search import history_hashes
-from core import PASS, Board, Color, Move, Variant
+from core import AMERICAN, PASS, Board, Color, Move, Variant
 
 DEFAULT_TIME = 2.0
 """Seconds a move when the limits give no time (``master``'s default)."""
@@ -122,6 +126,8 @@ class _Session:
     pv: Array = field(default_factory=new_pv)
     line: Array = field(default_factory=lambda: np.zeros(PLIES, dtype=np.int64))
     searches: int = 0
+    material: tuple[int, int] = (0, 0)
+    """The pieces and men of the last root found in an endgame database."""
 
     def __post_init__(self) -> None:
         self.table = new_table(self.table_entries)
@@ -145,12 +151,44 @@ def forget() -> None:
     _SESSIONS.clear()
 
 
+_NO_DATABASE = egdb.empty_database()
+
+
+def _database(board: Board, wanted: bool) -> Array:
+    """The endgame database a search of ``board`` probes: the largest one found (:func:`ai.egdb.loaded`) where it is
+    ``wanted`` and the game is English draughts, else one that covers nothing."""
+    if wanted and board.variant is AMERICAN:
+        db = egdb.loaded()
+        if db is not None:
+            return db
+    return _NO_DATABASE
+
+
+def _forget_other_material(session: _Session, board: Board, db: Array) -> None:
+    me, opp, kings, black = _node(board)
+    pieces = (me | opp).bit_count()
+    if pieces > db[0] or probe(me, opp, kings, black, db) == UNKNOWN:
+        return
+    material = (pieces, (me | opp) & ~kings)
+    if material != session.material:
+        session.table.fill(0)
+        session.material = material
+
+
 def search(
-    board: Board, limits: Limits, rng: random.Random, *, table_entries: int, fresh: bool = False
+    board: Board,
+    limits: Limits,
+    rng: random.Random,
+    *,
+    table_entries: int,
+    endgames: bool = False,
+    weights: tuple[int, ...] | None = None,
+    fresh: bool = False,
 ) -> SearchResult:
-    """Search ``board`` (which has a legal move) within ``limits``; equal moves are tried in an order ``rng`` picks.
-    With ``fresh`` the table starts empty, so the result depends on nothing searched before (a reproducible
-    evaluation, :mod:`ai.review`)."""
+    """Search ``board`` (which has a legal move) within ``limits``, probing the endgame databases if ``endgames``, with
+    the evaluation's ``weights`` (default: ``master``'s); equal moves are tried in an order ``rng`` picks. With
+    ``fresh`` the table starts empty, so the result depends on nothing searched before (a reproducible evaluation,
+    :mod:`ai.review`)."""
     started = time.perf_counter()
     legal = board.legal_moves
     if len(legal) == 1:
@@ -163,6 +201,8 @@ def search(
     if fresh:
         session.table[:] = 0
     session.searches += 1
+    db = _database(board, endgames)
+    _forget_other_material(session, board, db)
     history = _history(board)
     keys = new_keys(history)
     work = session.work
@@ -172,7 +212,7 @@ def search(
     seconds = limits.time if limits.time is not None else DEFAULT_TIME
     depth = min(MAX_DEPTH, limits.depth) if limits.depth is not None else MAX_DEPTH
     position = (me, opp, kings, black, history[-1], board.halfmove_clock)
-    context = (tables.of(variant), session.table, session.buf, session.stack, keys, work, session.pv)
+    context = (tables.of(variant, weights), session.table, session.buf, session.stack, keys, work, session.pv, db)
     best, score, done, length = _search(
         position, roots, depth, float(seconds), limits.nodes or 0, context, session.line
     )
@@ -195,7 +235,8 @@ def _replay(board: Board, line: list[int]) -> list[str]:
 
 
 def warm_up() -> float:
-    """Compile the kernel, or load it from the on-disk cache, by running every entry point once; the seconds it took."""
+    """Compile the kernel, or load it from the on-disk cache, by running every entry point once, and read the endgame
+    database if there is one; the seconds it took."""
     started = time.perf_counter()
     board = Board("W:WK2,22,23,25,26,27,28,29,30,31,32:B1,4,5,6,7,8,12,13,14,15")
     legal_moves(board)
@@ -204,4 +245,5 @@ def warm_up() -> float:
     key(board)
     key_after(board, board.legal_moves[0])
     search(Board(), Limits(nodes=200), random.Random(0), table_entries=2)
+    egdb.loaded()
     return time.perf_counter() - started

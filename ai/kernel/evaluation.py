@@ -7,7 +7,7 @@ Each feature is the side to move's count minus the opponent's; the masks and wei
 from __future__ import annotations
 
 from ai.kernel import tables as t
-from ai.kernel.jit import njit, popcount
+from ai.kernel.jit import lowest_bit, njit, popcount
 
 
 @njit
@@ -60,3 +60,39 @@ def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     value += k[w + 9] * (_runaways(my_men, empty, black, k) - _runaways(op_men, empty, not black, k))
     value += k[w + 10] * (n_me - n_op) * (k[t.START_PIECES] - n_me - n_op)
     return int(value)
+
+
+PROGRESS_LIMIT = 300
+
+
+@njit
+def _row_col(bit: int, k: t.Constants) -> tuple[int, int]:
+    """The row (from Black's side) and column of the square at ``bit``."""
+    per_row = k[t.SHORT]
+    square = bit - bit // k[t.GROUP]
+    row = square // per_row
+    return row, 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
+
+
+@njit
+def progress(winner: int, loser: int, kings: int, k: t.Constants) -> int:
+    """How far the winner of a won ending has come, in its own material (for the endgame databases' search): its kings
+    close in on the loser's pieces (each king's distance in king steps to the nearest one counts against it), and the
+    loser's pieces are held away from the centre, where they have room. Between ``-PROGRESS_LIMIT`` and the limit."""
+    value = 0
+    hunters = winner & kings
+    while hunters:
+        hunter = lowest_bit(hunters)
+        hunters &= hunters - 1
+        row, col = _row_col(hunter, k)
+        nearest = 8
+        prey = loser
+        while prey:
+            target = lowest_bit(prey)
+            prey &= prey - 1
+            t_row, t_col = _row_col(target, k)
+            nearest = min(nearest, max(abs(row - t_row), abs(col - t_col)))
+        value -= 12 * nearest
+    value -= 20 * popcount(loser & k[t.CENTRE])
+    value += 10 * popcount(winner & k[t.CENTRE])
+    return max(-PROGRESS_LIMIT, min(PROGRESS_LIMIT, value))

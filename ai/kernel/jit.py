@@ -30,6 +30,16 @@ def njit(func: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(func))
 
 
+def njit_parallel(func: F) -> F:
+    """:func:`njit` with numba's parallel loops: :data:`prange` spreads iterations over numba's threads (set their
+    number with ``numba.set_num_threads``)."""
+    return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(func))
+
+
+prange = cast(Callable[..., range], numba.prange)
+"""``range`` whose iterations a :func:`njit_parallel` function runs in parallel."""
+
+
 def _popcount(typingctx: object, x: object) -> tuple[object, Callable[..., object]]:
     def codegen(context: Any, builder: Any, signature: object, args: list[Any]) -> object:
         return builder.ctpop(args[0])

@@ -26,10 +26,17 @@ class KernelPlayer:
     tables in a process, so two levels that play each other there do not share what they learnt."""
     max_depth: int | None = None
     """A cap on the nominal depth whatever the limits say (``hard``); captures are still read to the end."""
+    endgames: bool = False
+    """Probe the endgame databases (:mod:`ai.egdb`) in the search, in English draughts when one is installed."""
+    weights: tuple[int, ...] | None = None
+    """The evaluation's weights in :data:`ai.features.FEATURES` order (default: ``master``'s, from
+    ``ai/data/eval_weights.json``); for tuning them (:mod:`ai.tuning`)."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine
 
         if self.max_depth is not None:
             limits = dataclasses.replace(limits, depth=min(limits.depth or self.max_depth, self.max_depth))
-        return engine.search(board, limits, rng, table_entries=self.table_entries)
+        return engine.search(
+            board, limits, rng, table_entries=self.table_entries, endgames=self.endgames, weights=self.weights
+        )

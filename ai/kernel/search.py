@@ -11,6 +11,13 @@
 - Draws from the game's history: a king's step back into a position that occurred since the last capture or man move
   (in the game before the root or on the search path) scores as a draw, and so does reaching the 80-ply rule.
 - Mate-distance scores: a win ``ply`` plies from the root is worth ``MATE - ply``.
+- Endgame databases (:mod:`ai.kernel.egdb`, English draughts): every node below the root with no more pieces than
+  the database holds is probed, whether a capture is pending or not (the tables value those positions too). A draw
+  scores 0 at once. A win or loss in other material than the root's (a capture, a man's move or a crowning has
+  happened: the *conversions*, which also restart the 40-move count) scores ``KNOWN_WIN - ply``, so the search takes
+  the shortest conversion that keeps the win; one in the root's own material is searched on, and scored at the
+  horizon as ``KNOWN_WIN - PROGRESS_BASE`` plus :func:`~ai.kernel.evaluation.progress`. So a won ending is played
+  towards its next conversion instead of wandering among positions the database only calls won.
 - The budget: nodes are counted at every node and the clock is read every ``CHECK_MASK + 1`` nodes; an iteration cut
   off keeps the best root move it had completed, and no new iteration starts once half of the time is gone.
 
@@ -29,7 +36,9 @@ import numpy.typing as npt
 
 from ai.kernel import movegen as mg
 from ai.kernel import tables as t
-from ai.kernel.evaluation import evaluate
+from ai.kernel.egdb import DRAW, UNKNOWN, WIN
+from ai.kernel.egdb import probe as probe_database
+from ai.kernel.evaluation import evaluate, progress
 from ai.kernel.jit import njit, now, popcount
 from ai.kernel.tt import MOVE, SCORE, depth_of, flag_of, from_tt, mate_window, probe, store, to_tt
 from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER
@@ -43,6 +52,10 @@ MAX_DEPTH = 100
 INFINITE = MATE + 1
 ASPIRATION = 40
 ASPIRATION_FROM = 5
+KNOWN_WIN = MATE_BOUND - 1000
+"""A win the endgame database proves; below every mate score, above every evaluation."""
+PROGRESS_BASE = 500
+"""How far below a conversion (``KNOWN_WIN - ply``) a won position scores before its conversion is in sight."""
 
 # The work array: counters, then killers (two a ply), history (by side, start and landing bit) and PV lengths.
 NODES = 0
@@ -58,6 +71,9 @@ ROOT_BEST = 6
 ROOT_SCORE = 7
 ROOT_MOVES = 8
 """How many root moves the caller put at the start of the move buffer."""
+ROOT_PIECES = 9
+ROOT_MEN = 10
+"""The root's number of pieces and its men: a node that differs in either has seen a conversion."""
 KILLERS = 16
 HISTORY = KILLERS + 2 * PLIES
 PV_LENGTH = HISTORY + 2 * 4096
@@ -199,6 +215,7 @@ def pvs(
     keys: Array,
     work: Array,
     pv: Array,
+    db: Array,
     deadline: float,
 ) -> int:
     """The value of the node for the side to move, searched ``depth`` plies deep within ``(alpha, beta)``.
@@ -214,6 +231,17 @@ def pvs(
         return ply - MATE
     if clock >= k[t.MOVE_LIMIT]:
         return 0
+    if ply and db[0] and popcount(me | opp) <= db[0]:
+        known = probe_database(me, opp, kings, black, db)
+        if known == DRAW:
+            return 0
+        if known != UNKNOWN:  # a win or a loss
+            sign = 1 if known == WIN else -1
+            if popcount(me | opp) != work[ROOT_PIECES] or (me | opp) & ~kings != work[ROOT_MEN]:
+                return sign * (KNOWN_WIN - ply)
+            if depth <= 0:
+                winner, loser = (me, opp) if known == WIN else (opp, me)
+                return sign * (KNOWN_WIN - PROGRESS_BASE + progress(winner, loser, kings, k))
     leaf = depth <= 0 or ply >= MAX_PLY
     if leaf and not mg.jumpers(me, opp, kings, black, k) and mg.step_count(me, opp, kings, black, k):
         return evaluate(me, opp, kings, black, k)  # a quiet leaf: no need to generate its moves
@@ -266,23 +294,23 @@ def pvs(
         elif i == at:
             value = -pvs(
                 c_me, c_opp, c_kings, not black, c_h, c_clock, next_depth, ply + 1, -beta, -alpha,
-                k, table, buf, stack, keys, work, pv, deadline,
+                k, table, buf, stack, keys, work, pv, db, deadline,
             )  # fmt: skip
         else:
             reduced = next_depth - _reduction(depth, i - at) if reducible else next_depth
             value = -pvs(
                 c_me, c_opp, c_kings, not black, c_h, c_clock, reduced, ply + 1, -alpha - 1, -alpha,
-                k, table, buf, stack, keys, work, pv, deadline,
+                k, table, buf, stack, keys, work, pv, db, deadline,
             )  # fmt: skip
             if value > alpha and reduced < next_depth:
                 value = -pvs(
                     c_me, c_opp, c_kings, not black, c_h, c_clock, next_depth, ply + 1, -alpha - 1, -alpha,
-                    k, table, buf, stack, keys, work, pv, deadline,
+                    k, table, buf, stack, keys, work, pv, db, deadline,
                 )  # fmt: skip
             if alpha < value < beta:
                 value = -pvs(
                     c_me, c_opp, c_kings, not black, c_h, c_clock, next_depth, ply + 1, -beta, -alpha,
-                    k, table, buf, stack, keys, work, pv, deadline,
+                    k, table, buf, stack, keys, work, pv, db, deadline,
                 )  # fmt: skip
         if work[STOP]:
             return 0
@@ -307,9 +335,10 @@ def pvs(
 Position = tuple[int, int, int, bool, int, int]
 """A node as :func:`pvs` takes it: the mover's and the opponent's pieces, the kings, whether Black moves, the key and
 the clock of moves without a capture or a man's move."""
-Context = tuple[t.Constants, Array, mg.Buffer, mg.Buffer, Array, Array, Array]
+Context = tuple[t.Constants, Array, mg.Buffer, mg.Buffer, Array, Array, Array, Array]
 """What every node of one search shares, in :func:`pvs`'s order: the variant's constants, the transposition table, the
-move buffer, the undo stack, the keys of the game so far, the work counters and the principal variations."""
+move buffer, the undo stack, the keys of the game so far, the work counters, the principal variations and the endgame
+database (:func:`ai.egdb.empty_database` for none)."""
 
 
 @njit
@@ -323,7 +352,7 @@ def search(
     the last completed depth and the length of the principal variation written to ``line``.
     """
     me, opp, kings, black, h, clock = position
-    k, table, buf, stack, keys, work, pv = context
+    k, table, buf, stack, keys, work, pv, db = context
     start = now()
     deadline = start + seconds if seconds > 0.0 else 0.0
     every = 1024
@@ -337,6 +366,8 @@ def search(
     work[ROOT_MOVES] = len(roots)
     buf[0, : len(roots)] = roots
     keys[work[ROOT]] = h
+    work[ROOT_PIECES] = popcount(me | opp)
+    work[ROOT_MEN] = (me | opp) & ~kings
     root_ply = int(0)  # noqa: UP018, RUF046  (an int64, not a literal: see the module's docstring)
     best = roots[0]
     score = 0
@@ -354,7 +385,7 @@ def search(
         while True:
             value = pvs(
                 me, opp, kings, black, h, clock, depth, root_ply, alpha, beta,
-                k, table, buf, stack, keys, work, pv, deadline,
+                k, table, buf, stack, keys, work, pv, db, deadline,
             )  # fmt: skip
             if work[STOP] or alpha < value < beta:
                 break

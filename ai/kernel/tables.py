@@ -98,12 +98,13 @@ def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants
     return np.array(table, dtype=np.int64)
 
 
-_BUILT: dict[str, Constants] = {}
+_BUILT: dict[tuple[str, tuple[int, ...] | None], Constants] = {}
 
 
-def of(variant: Variant) -> Constants:
-    """The constant table of ``variant`` with ``master``'s weights, built once per process (do not write to it)."""
-    table = _BUILT.get(variant.name)
+def of(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants:
+    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s), built once per
+    process (do not write to it)."""
+    table = _BUILT.get((variant.name, weights))
     if table is None:
-        table = _BUILT[variant.name] = build(variant)
+        table = _BUILT[variant.name, weights] = build(variant, weights)
     return table

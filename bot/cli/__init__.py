@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import ai_commands, engine, run, sandbox, train, worker
+from bot.cli import ai_commands, engine, knowledge, run, sandbox, train, worker
 from bot.cli._command import USAGE_ERROR, CommandError, Commands, Parser
 from core import RulesError
 
@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.set_defaults(handler=run.main_job)  # a subcommand's own handler replaces it
     commands = Commands(parser)
-    for module in (engine, ai_commands, train, run, sandbox, worker):
+    for module in (engine, ai_commands, knowledge, train, run, sandbox, worker):
         module.register(commands)
     return parser
 

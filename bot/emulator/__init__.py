@@ -10,6 +10,7 @@ discord.py client logs in to, over an in-process model of one guild.
 from ._attachments import download, find_attachment
 from ._emojis import AppEmoji
 from ._interactions import InteractionHandle, Reply
+from ._limits import EditLimiter, EditLimits, EditRefusal
 from ._patch import patch_discordpy, point_discordpy
 from ._server import DiscordEmulator
 from ._snapshot import WorldFileError, WorldKeeper
@@ -32,6 +33,9 @@ __all__ = [
     "Attachment",
     "Channel",
     "DiscordEmulator",
+    "EditLimiter",
+    "EditLimits",
+    "EditRefusal",
     "EmulatorEvent",
     "EmulatorState",
     "Guild",

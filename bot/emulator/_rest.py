@@ -15,6 +15,7 @@ from ._attachments import download
 from ._callbacks import DEFERRED_UPDATE
 from ._gateway import Gateway
 from ._http import ApiError, Handler, api_errors, json_response, loggable, read_body, reject_invalid
+from ._limits import EditLimiter
 from ._messages import MessageWriter
 from ._payloads import PayloadBuilder
 from ._state import (
@@ -52,6 +53,8 @@ class RestApi:
         self.writer = writer
         self.bot_user = bot_user
         self.unhandled: list[str] = []
+        self.edits = EditLimiter(state)
+        """Discord's limits on editing channel messages (a test may change ``edits.limits``)."""
         self._token = token
         self._shards = shards
 
@@ -161,13 +164,18 @@ class RestApi:
         message = self._channel_message(request)
         if message.author.id != self.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        refused = self.edits.admit(message)
+        if refused is not None:
+            return refused
         body, files = await read_body(request)
         self.writer.edit(message, body, files)
         for record in self.state.interactions.values():  # a deferred click may be answered by a plain edit
             if record.message_id == message.id and record.response_type == DEFERRED_UPDATE:
                 record.add_message(message.id)
                 record.settled.set()
-        return json_response(self.payloads.message(message))
+        response = json_response(self.payloads.message(message))
+        response.headers.update(self.edits.headers(message.channel_id))
+        return response
 
     async def delete_message(self, request: web.Request) -> web.Response:
         self.state.delete_message(self._channel_message(request))

@@ -43,6 +43,9 @@ def shard_of(guild_id: int, num_shards: int) -> int:
     """The shard a guild belongs to, by Discord's rule: ``(guild_id >> 22) % num_shards``."""
     return (guild_id >> 22) % num_shards
 
+Clock = Callable[[], float]
+"""Epoch seconds."""
+
 
 class SnowflakeGenerator:
     """Discord-style ids: milliseconds since the Discord epoch, shifted left 22 bits, plus a counter."""
@@ -274,9 +277,16 @@ Hook = Callable[[EmulatorEvent], None]
 
 
 class EmulatorState:
-    """All emulated objects, keyed by id, plus the observers of their changes."""
+    """All emulated objects, keyed by id, plus the observers of their changes.
 
-    def __init__(self) -> None:
+    ``clock`` (epoch seconds, :func:`time.time` by default) dates messages (their ``timestamp`` and
+    ``edited_timestamp``) and so tells how old a message is: a test may replace it (``state.clock = its_clock``) to age
+    messages by hours at once. Ids stay on real time, as the bot's own clock does: discord.py dates an interaction by
+    its id and compares that with its clock for Discord's 3-second deadline.
+    """
+
+    def __init__(self, clock: Clock = time.time) -> None:
+        self.clock = clock
         self.snowflake = SnowflakeGenerator()
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
@@ -346,13 +356,14 @@ class EmulatorState:
         return thread
 
     def add_message(self, message: Message) -> Message:
+        message.created_at = datetime.fromtimestamp(self.clock(), UTC)
         self.messages[message.id] = message
         self.emit("message_create", message=message)
         return message
 
     def message_changed(self, message: Message, *, edited: bool = True) -> None:
         if edited:
-            message.edited_at = utcnow()
+            message.edited_at = datetime.fromtimestamp(self.clock(), UTC)
         self.emit("message_update", message=message)
 
     def delete_message(self, message: Message) -> None:
@@ -360,6 +371,10 @@ class EmulatorState:
         self.emit("message_delete", message=message)
 
     # queries
+    def age(self, message: Message) -> float:
+        """Seconds since ``message`` was created, by :attr:`clock`."""
+        return self.clock() - message.created_at.timestamp()
+
     def channel_messages(self, channel_id: int, *, visible_to: int | None = None) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id and m.visible_for(visible_to)]
 

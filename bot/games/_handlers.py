@@ -8,6 +8,7 @@ click on a board that is no longer current shows the current one with a short no
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -16,6 +17,7 @@ from typing import Any, Concatenate, ParamSpec
 import discord
 
 from bot.games import _messages as say
+from bot.games import _respond
 from bot.games._announce import Announcer
 from bot.games._board import BoardMessage
 from bot.games._components import resign_controls
@@ -23,7 +25,7 @@ from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import Refusal
 from bot.games._render import closed_challenge_content
-from bot.games._respond import send, update, within_deadline
+from bot.games._respond import observe, send, update, within_deadline
 from bot.games._threads import ARCHIVE_AFTER, close_thread, thread_name, threads_allowed
 from bot.i18n import _
 from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User, end_text
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 P = ParamSpec("P")
 Handler = Callable[Concatenate["ComponentHandlers", Interaction, P], Awaitable[None]]
+UNKNOWN_MESSAGE = 10008
 _GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitable[Result]]] = {
     "draw": GameService.offer_draw,
     "drawyes": GameService.accept_draw,
@@ -141,14 +144,35 @@ class ComponentHandlers:
         await interaction.followup.send(user_language(interaction).say(text), ephemeral=True)
 
     async def _update_board(self, interaction: Interaction, view: GameView, selected: int | None = None) -> None:
-        """Answer a click by showing the newest view on the clicked message, which becomes the game's board."""
+        """Answer a click by showing the newest view on the clicked message, which becomes the game's board.
+
+        The game's board may be held for seconds by an update that waits out Discord's rate limit on edits in the
+        channel: the click is then acknowledged first (a deferred update, within Discord's 3 seconds) and the board
+        edited through the interaction once its turn comes. A lock keeps the acknowledgement and the update from
+        racing (Discord refuses a second first answer)."""
+        answering = asyncio.Lock()
 
         async def onto_clicked(board: BoardMessage) -> Where | None:
-            await update(interaction, **board.fields())
+            async with answering:
+                try:
+                    await update(interaction, **board.fields())
+                except discord.NotFound as exc:
+                    if exc.code != UNKNOWN_MESSAGE:
+                        raise
+                    moved = user_language(interaction).say(say.BOARD_MOVED)  # the board was replaced as the click came
+                    await send(interaction, ephemeral=True, content=moved)
+                    return None
             message = interaction.message
             return (message.channel.id, message.id) if message is not None else None
 
-        await self._boards.show(view, onto_clicked, selected)
+        async def acknowledge() -> None:
+            async with answering:
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+                    observe(interaction)
+
+        patience = _respond.DEFER_AFTER - (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        await self._boards.show(view, onto_clicked, selected, waiting=acknowledge, patience=max(0.0, patience))
 
     # -- a challenge's buttons ------------------------------------------------------------------------------------
 

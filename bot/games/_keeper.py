@@ -4,11 +4,17 @@ This is presentation, not game state: the newest :class:`GameView` seen and the 
 a timeout (which arrive through the event sink, outside any interaction) edits the right message, and two updates of
 one game never overwrite each other out of order. Each new board message is also recorded with the game
 (:meth:`GameService.set_board_message`, which does not change the game's version), so after a restart an update still
-edits the board people are looking at; only when none is recorded (or it was deleted) is a fresh board posted, in the
-game's channel or thread.
+edits the board people are looking at; only when none is recorded (or it can no longer be edited) is a fresh board
+posted, in the game's channel or thread.
 
 The keeper remembers only the games shown most recently (:data:`REMEMBER`): a forgotten game's board is found again
 where it is recorded with the game, and an update of a game nobody has touched for that long is never out of order.
+
+Discord's limits never cost an update. A rate-limited edit (429) is waited out by discord.py, while the game's later
+updates queue behind it and then show only the newest view, once; a click that finds its board busy that long is
+acknowledged first (see :meth:`BoardKeeper.show`). A board Discord will no longer let the bot edit (deleted, another
+author's, or an old message that reached Discord's limit on edits of messages older than an hour, error 30046) is
+replaced: a fresh board is posted where the game is shown, recorded with the game, and the old one deleted.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -39,6 +46,10 @@ Where = tuple[int, int | None]
 """A message as (channel id, message id); the message id is None when Discord did not say it."""
 Put = Callable[[BoardMessage], Awaitable[Where | None]]
 """Sends or edits a message into a board and says where it is (None: nowhere to remember)."""
+UNEDITABLE = frozenset({10008, 30046, 50005, 50021})
+"""Discord's codes for an edit that will never succeed on that message: unknown message, too many edits of a message
+older than an hour ("try again later" means in up to an hour, too late for a board), another author's message, a
+system message. Other refusals (a bad body, missing permissions, an archived thread) would refuse a new board too."""
 
 
 @dataclass
@@ -53,6 +64,8 @@ class _Shown:
 
     view: GameView
     spot: Spot | None = None
+    on_board: str | None = None
+    """What the keeper last put on the board message at ``spot`` (see :func:`_fingerprint`), when it knows."""
 
 
 class BoardKeeper:
@@ -96,7 +109,7 @@ class BoardKeeper:
         spot = Spot(channel_id, message_id)
         if shown.spot == spot:
             return
-        shown.spot = spot
+        shown.spot, shown.on_board = spot, None
         if message_id is None or view.game.board_message == MessageRef.of(channel_id, message_id):
             return
         try:
@@ -141,14 +154,41 @@ class BoardKeeper:
 
     # -- showing a change -------------------------------------------------------------------------------------------
 
-    async def show(self, view: GameView, put: Put, selected: int | None = None) -> None:
+    async def show(
+        self,
+        view: GameView,
+        put: Put,
+        selected: int | None = None,
+        *,
+        waiting: Callable[[], Awaitable[None]] | None = None,
+        patience: float = 0.0,
+    ) -> None:
         """Build the board of the newest view of the game, hand it to ``put`` (which sends a message or edits one),
-        and make that message the game's board; one game's boards are shown one at a time, newest last."""
+        and make that message the game's board; one game's boards are shown one at a time, newest last.
+
+        The game's board may be busy for seconds (an earlier update waiting out Discord's rate limit): when it is not
+        shown within ``patience`` seconds, ``waiting`` is awaited first (a click acknowledges its interaction, which
+        Discord wants within 3 s), and the board is shown once its turn comes."""
+        if waiting is None:
+            await self._show(view, put, selected)
+            return
+        work = asyncio.ensure_future(self._show(view, put, selected))
+        try:
+            done, _ = await asyncio.wait({work}, timeout=patience)
+            if not done:
+                await waiting()
+            await work
+        finally:
+            work.cancel()
+
+    async def _show(self, view: GameView, put: Put, selected: int | None) -> None:
         async with self._locks.hold(view.id):
             view = self.newest(view)
-            where = await put(board_message(view, selected, self._themes.current, self.language(view.game.guild_id)))
+            board = board_message(view, selected, self._themes.current, self.language(view.game.guild_id))
+            where = await put(board)
             if where is not None:
                 await self.place(view, *where)
+                self._shown[view.id].on_board = _fingerprint(board)
 
     async def post(self, view: GameView, target: discord.abc.Messageable) -> None:
         """Post a new board of the game into ``target`` (its thread, or its channel) and make it the game's board."""
@@ -168,16 +208,41 @@ class BoardKeeper:
         await self.show(view, self._onto_board)
 
     async def _onto_board(self, board: BoardMessage) -> Where:
-        """Edit the game's board message into ``board``, or post it when the game has none (or it was deleted)."""
+        """Edit the game's board message into ``board`` (unless it shows that already: updates that queued behind a
+        slow edit show the newest view, and the later ones find it shown), or post it when the game has none, or when
+        its board can no longer be edited (that one is then deleted: the new one replaces it)."""
         game = board.game_view.game
-        spot = self.spot(game)
+        spot, shown = self.spot(game), self._shown.get(game.id)
+        old: discord.PartialMessage | None = None
         if spot is not None and spot.message_id is not None:
+            if shown is not None and shown.spot == spot and shown.on_board == _fingerprint(board):
+                return spot.channel_id, spot.message_id
             message = self.messageable(spot.channel_id).get_partial_message(spot.message_id)
             try:
                 await message.edit(**board.fields())
                 return spot.channel_id, spot.message_id
-            except discord.NotFound:
-                log.info("the board of game %s was deleted: posting a new one", game.id)
+            except (discord.HTTPException, discord.RateLimited) as exc:
+                if not _uneditable(exc):
+                    raise
+                log.info("the board of game %s can no longer be edited (%s): posting a new one", game.id, exc)
+                old = None if isinstance(exc, discord.NotFound) else message
         channel_id = self.home(game)
         sent = await self.messageable(channel_id).send(**board.fields())
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):  # if it stays, it is an old copy that clicks still fix
+                await old.delete()
         return channel_id, sent.id
+
+
+def _fingerprint(board: BoardMessage) -> str:
+    """The message ``board`` makes, as text: two boards that make the same message have the same fingerprint."""
+    controls = board.components.to_components() if board.components is not None else []
+    return json.dumps([board.content, board.embed.to_dict(), controls], sort_keys=True, default=str)
+
+
+def _uneditable(error: discord.HTTPException | discord.RateLimited) -> bool:
+    """True when an edit of a message failed for good (see :data:`UNEDITABLE`). A rate limit that discord.py will not
+    wait out (longer than the client's ``max_ratelimit_timeout``) counts too: the board would stay stale meanwhile."""
+    if isinstance(error, discord.RateLimited):
+        return True
+    return isinstance(error, discord.NotFound) or error.code in UNEDITABLE

@@ -23,6 +23,7 @@ RESIGN_CONFIRM_UNRATED = _("Really resign this game? It is unrated: no rating ch
 RESIGNED = _("You resigned.")
 RESIGN_CANCELLED = _("You play on.")
 POSITION_CHANGED = _("The position changed before your click arrived: here is the current board.")
+BOARD_MOVED = _("This board was replaced by a newer one below: play on that one.")
 INTERNAL = _("something went wrong on our side; the game is safe, please try again")
 GUILD_ONLY = _("King Me works in servers: use the commands in a server channel")
 BAD_OPTION = _("one of the options has a value that does not fit: check it and try again")

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Protocol
 
 from ai.api import GameInput, Limits, SearchResult
+from ai.review import GameReview
 
 
 class AiBackend(Protocol):
-    """Chooses AI moves (so it serves as the game service's ``MoveChooser``), with a lifecycle and the gauges that
-    ``/healthz`` and ``/metrics`` read."""
+    """Chooses AI moves (so it serves as the game service's ``MoveChooser``) and reviews games, with a lifecycle and
+    the gauges that ``/healthz`` and ``/metrics`` read."""
 
     @property
     def capacity(self) -> int:
@@ -33,3 +34,8 @@ class AiBackend(Protocol):
     async def close(self) -> None: ...
 
     async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult: ...
+
+    async def review(self, game: GameInput) -> GameReview:
+        """Review a finished game without delaying live moves (so it serves as the game service's
+        ``GameReviewer``)."""
+        ...

@@ -129,6 +129,8 @@ class AiPool:
         self._context = multiprocessing.get_context(start_method)
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0
+        self._warming: asyncio.Future[list[Any]] | None = None
+        """The replacement workers' warm-up (after :meth:`_replace`): a move waits for it before its clock starts."""
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots = PrioritySlots(workers)
@@ -308,6 +310,7 @@ class AiPool:
             await self._slots.acquire(low=low)
         finally:
             self._waiting -= waiting
+        await self._warmed()
         self._busy += 1
         executor, generation = self._executor, self._generation
         try:
@@ -334,6 +337,14 @@ class AiPool:
             if not future.done():
                 self._watch(future, generation, stuck_at)
             raise
+
+    async def _warmed(self) -> None:
+        """Wait (at most :data:`START_TIMEOUT`) until the workers of a replaced executor have loaded the kernel, so a
+        move's time limit measures its search, never a fresh worker's start (seconds on a loaded machine)."""
+        warming = self._warming
+        if warming is not None and not warming.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(warming), START_TIMEOUT)
 
     def _release_slot(self) -> None:
         self._busy -= 1
@@ -381,7 +392,8 @@ class AiPool:
         self._executor = self._new_executor()
         self._generation += 1
         self._counters.restarts += 1
-        self._prewarm(self._executor)
+        warm = [asyncio.wrap_future(future) for future in self._prewarm(self._executor)]
+        self._warming = asyncio.gather(*warm, return_exceptions=True)
         self._retire(old, grace=0.0)
 
     def _retire(self, executor: ProcessPoolExecutor, grace: float) -> None:

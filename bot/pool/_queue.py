@@ -20,6 +20,12 @@ What arq gives and what this adds (checked against arq 0.28's ``worker.py``):
   case a notice was lost), so a waiting move costs the bot next to no CPU and its answer no polling delay.
 * Workers report liveness with one key each, ``kingme:ai:worker:<host>:<pid>``, renewed every
   :data:`HEARTBEAT_INTERVAL` and expiring after :data:`HEARTBEAT_TTL`; the bot reads them for its gauges.
+
+Game reviews (``/checkers analyse``) are jobs too, on a queue of their own (:data:`REVIEW_QUEUE`) that the same worker
+processes take only while they search no move, and run one position at a time, each position only while no move of
+theirs waits (:mod:`bot.pool._queue_worker`): a review never delays a live move by more than one position. A review's
+id is a digest of the game it reviews (variant, start, moves, nodes), so a game asked for by several bots, or again
+after a restart, is reviewed once; the service stores the result with the game.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from ai.api import GameInput, Limits, SearchResult
+from ai.review import REVIEW_NODES, GameReview
 from bot.pool._errors import AiTimeoutError, AiUnavailableError
 from bot.pool._pool import UNHEALTHY_AFTER, move_time
 
@@ -52,6 +59,13 @@ QUEUE_NAME: Final = "kingme:ai:queue"
 """arq's sorted set of waiting and running AI jobs (a name of our own, so other arq users of the Redis keep theirs)."""
 SEARCH_FUNCTION: Final = "search"
 """The name the workers register their job function under."""
+REVIEW_QUEUE: Final = "kingme:ai:reviews"
+"""arq's sorted set of game reviews waiting or running: a queue of its own, taken by workers with no move to search."""
+REVIEW_FUNCTION: Final = "review"
+"""The name the workers register their review function under."""
+REVIEW_WAIT: Final = 600.0
+"""Seconds a review may wait for an idle worker and run, before the bot gives up on it (a Discord interaction's
+deferred answer may come for 15 minutes)."""
 WORKER_KEY_PREFIX: Final = "kingme:ai:worker:"
 """Heartbeat keys, one per live worker process."""
 LEASE: Final = 3.0
@@ -117,10 +131,21 @@ def read_payload(payload: dict[str, Any]) -> tuple[str, GameInput, Limits | None
     return payload["level"], game, Limits(**limits) if limits is not None else None, int(payload["seed"])
 
 
-def job_id(payload: dict[str, Any]) -> str:
-    """The job's id: a digest of everything the search reads, so the same request is always the same job."""
+def review_payload(game: GameInput, nodes: int = REVIEW_NODES) -> dict[str, Any]:
+    """A review request as JSON-like data: the game and the nodes searched per position."""
+    return {"variant": game.variant, "fen": game.fen, "moves": list(game.moves), "nodes": nodes}
+
+
+def read_review_payload(payload: dict[str, Any]) -> tuple[GameInput, int]:
+    """The game and the nodes per position of a :func:`review_payload`."""
+    return GameInput(payload["variant"], payload["fen"], tuple(payload["moves"])), int(payload["nodes"])
+
+
+def job_id(payload: dict[str, Any], kind: str = "ai") -> str:
+    """The job's id: ``kingme-<kind>-`` and a digest of everything the job reads, so the same request is always the
+    same job (``kind`` is ``ai`` for a move, ``review`` for a review)."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    return "kingme-ai-" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return f"kingme-{kind}-" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def result_data(result: SearchResult) -> dict[str, Any]:
@@ -139,8 +164,13 @@ class WorkerBeat:
     host: str
     pid: int
     busy: bool
+    """True while it has a move to search (waiting for the review position under way, or searching)."""
     job: str | None = None
-    """The job it is searching, if any."""
+    """The move job it is on, if any."""
+    review: str | None = None
+    """The review job it is running, if any."""
+    reviewed: int = 0
+    """Positions of that review evaluated so far (a beat goes out after each)."""
 
     @property
     def key(self) -> str:
@@ -151,7 +181,9 @@ class WorkerBeat:
 
     @classmethod
     def loads(cls, text: bytes | str) -> WorkerBeat:
-        return cls(**json.loads(text))
+        """The beat :meth:`dumps` wrote; fields of a newer worker that this version does not know are left out."""
+        known = {field.name for field in dataclasses.fields(cls)}
+        return cls(**{name: value for name, value in json.loads(text).items() if name in known})
 
 
 async def live_workers(redis: ArqRedis) -> tuple[WorkerBeat, ...]:
@@ -191,9 +223,11 @@ class QueueBackend:
         queue_wait: float = QUEUE_WAIT,
         recheck_interval: float = RESULT_RECHECK,
         refresh_interval: float = HEARTBEAT_INTERVAL,
+        review_wait: float = REVIEW_WAIT,
     ) -> None:
         """A move may wait ``queue_wait`` seconds for a worker and then search its time (:func:`move_time`) plus
-        ``move_timeout_slack``, after which :meth:`choose` raises :class:`AiTimeoutError`."""
+        ``move_timeout_slack``, after which :meth:`choose` raises :class:`AiTimeoutError`; a review may take
+        ``review_wait`` seconds in all."""
         self._url = redis_url
         self._slack = move_timeout_slack
         self._queue_wait = queue_wait
@@ -208,7 +242,11 @@ class QueueBackend:
         self._queued = 0
         self._read_at: float | None = None
         self._consecutive_failures = 0
+        self._review_wait = review_wait
         self.counters = QueueCounters()
+        """The moves' totals."""
+        self.review_counters = QueueCounters()
+        """The reviews' totals."""
 
     # -- gauges ----------------------------------------------------------------------------------------------------
 
@@ -320,7 +358,7 @@ class QueueBackend:
         finally:
             await pubsub.aclose()
 
-    # -- moves -----------------------------------------------------------------------------------------------------
+    # -- moves and reviews ------------------------------------------------------------------------------------------
 
     async def choose(self, level: str, game: GameInput, limits: Limits | None = None, seed: int = 0) -> SearchResult:
         """Queue the move (or join the same move already queued) and wait for its result.
@@ -329,22 +367,45 @@ class QueueBackend:
         lost or fails in the workers (a worker died too often, Redis failed); the errors ``choose_move`` raises on bad
         input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`, :class:`ValueError`) come back unchanged.
         """
+        payload = job_payload(level, game, limits, seed)
+        wait = self._queue_wait + move_time(level, limits) + self._slack
+        try:
+            data = await self._run(SEARCH_FUNCTION, QUEUE_NAME, payload, job_id(payload), wait, self.counters)
+        except (AiTimeoutError, AiUnavailableError):
+            self._consecutive_failures += 1
+            raise
+        self._consecutive_failures = 0
+        return read_result(data)
+
+    async def review(self, game: GameInput, nodes: int = REVIEW_NODES) -> GameReview:
+        """Queue the review of a finished game (or join the same review already queued) for a worker with no move to
+        search, and wait for it (see the module's docstring). Raises :class:`AiTimeoutError` after ``review_wait``
+        seconds, :class:`AiUnavailableError` when the review fails in the workers (say, a game that does not
+        replay)."""
+        payload = review_payload(game, nodes)
+        name = job_id(payload, "review")
+        data = await self._run(REVIEW_FUNCTION, REVIEW_QUEUE, payload, name, self._review_wait, self.review_counters)
+        return GameReview.from_json(data)
+
+    async def _run(
+        self, function: str, queue: str, payload: dict[str, Any], name: str, wait: float, counters: QueueCounters
+    ) -> Any:
+        """Queue job ``name`` on ``queue`` (or join it, queued, running or done already) and wait up to ``wait``
+        seconds for its outcome (what the job returned, as its JSON result holds it), counting into ``counters``. A job
+        that is not started by then expires."""
         redis = self._redis
         if redis is None or self._closed:
             raise AiUnavailableError("the AI queue is closed" if self._closed else "start() the AI queue first")
-        payload = job_payload(level, game, limits, seed)
-        name = job_id(payload)
-        wait = self._queue_wait + move_time(level, limits) + self._slack
         done = asyncio.Event()
         self._waiting.setdefault(name, set()).add(done)
         try:
             try:
-                job = await redis.enqueue_job(SEARCH_FUNCTION, payload, _job_id=name, _expires=wait)
+                job = await redis.enqueue_job(function, payload, _job_id=name, _queue_name=queue, _expires=wait)
                 if job is None:  # queued, running or done already: wait for that one
-                    self.counters.joined += 1
-                    job = Job(name, redis, _queue_name=QUEUE_NAME, _deserializer=load_job)
+                    counters.joined += 1
+                    job = Job(name, redis, _queue_name=queue, _deserializer=load_job)
                 else:
-                    self.counters.enqueued += 1
+                    counters.enqueued += 1
                 async with asyncio.timeout(wait):
                     data = await self._outcome(job, done)
             except TimeoutError:
@@ -355,10 +416,8 @@ class QueueBackend:
                 raise AiUnavailableError(f"job {name} failed: {exc}") from None
             except (RedisError, OSError) as exc:
                 raise AiUnavailableError(f"the AI queue in Redis failed: {exc}") from exc
-        except Exception as exc:  # not a cancellation: a turn called off leaves its job queued for whoever asks again
-            self.counters.failed += 1
-            if isinstance(exc, AiTimeoutError | AiUnavailableError):
-                self._consecutive_failures += 1
+        except Exception:  # not a cancellation: a request called off leaves its job queued for whoever asks again
+            counters.failed += 1
             with contextlib.suppress(RedisError, OSError):  # a failure is not kept: asking again runs the job again
                 await redis.delete(result_key_prefix + name)
             raise
@@ -367,9 +426,8 @@ class QueueBackend:
             waiters.discard(done)
             if not waiters:
                 del self._waiting[name]
-        self.counters.completed += 1
-        self._consecutive_failures = 0
-        return read_result(data)
+        counters.completed += 1
+        return data
 
     async def _outcome(self, job: Job, done: asyncio.Event) -> Any:
         """The job's result once its outcome is stored (the job's own exception if it raised): looked for now, then at

@@ -4,12 +4,19 @@
 Each worker process loads the compiled search kernel before it takes a job (and before its first heartbeat, so the bot
 counts only ready workers), then runs arq's worker loop with one job at a time. The search runs in a thread (the kernel
 releases the GIL) so that the event loop keeps renewing the job's lease and the worker's heartbeat meanwhile.
+
+Beside it, each process runs a second arq worker on the review queue, which looks for a review only while the process
+has no move to search. A review runs one position at a time (:func:`ai.review.evaluate_position`), and the process runs
+one search at a time: a move's first, a review's position only while no move waits for it (:mod:`bot.pool._slots`). A
+move taken while a review runs therefore waits for the position under way at most, and the review goes on once the
+process has no move left.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -17,16 +24,18 @@ import signal
 import socket
 import sys
 import time
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait as wait_for_exit
 from multiprocessing.process import BaseProcess
 from types import FrameType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from arq.constants import in_progress_key_prefix
 from arq.worker import Worker, func
 
 from ai.api import choose_move
+from ai.review import TIME_BACKSTOP, assemble, evaluate_position
 from bot.pool._errors import AiTimeoutError
 from bot.pool._pool import move_time
 from bot.pool._queue import (
@@ -37,20 +46,27 @@ from bot.pool._queue import (
     MAX_TRIES,
     QUEUE_NAME,
     RESULT_KEEP,
+    REVIEW_FUNCTION,
+    REVIEW_QUEUE,
+    REVIEW_WAIT,
     SEARCH_FUNCTION,
     WorkerBeat,
     connect,
     dump_job,
     load_job,
     read_payload,
+    read_review_payload,
     result_data,
 )
+from bot.pool._slots import PrioritySlots
 from bot.pool._worker import call_in_worker
 
 log = logging.getLogger(__name__)
 
 POLL_DELAY: Final = 0.1
 """Seconds between a free worker's looks at the queue."""
+REVIEW_POLL_DELAY: Final = 0.5
+"""Seconds between an idle worker's looks at the review queue (a review is not waited for move by move)."""
 SEARCH_SLACK: Final = 5.0
 """Seconds a search may overrun its time before the worker gives the job up (and restarts, see :func:`_serve`)."""
 JOB_TIMEOUT: Final = 600.0
@@ -72,12 +88,19 @@ class WorkerOptions:
     log_format: str = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class _State:
-    """One worker process's state, shared by its job function and its heartbeat."""
+    """One worker process's state, shared by its two arq workers' jobs and its heartbeat."""
 
     beat: WorkerBeat
     parent: int
+    kernel: PrioritySlots = field(default_factory=lambda: PrioritySlots(1))
+    """One search at a time in this process: a move's before any review position's."""
+    reviews: Worker | None = None
+    """The arq worker on the review queue: it looks for reviews only while no move is searched here."""
     stuck: bool = False
 
 
@@ -95,26 +118,55 @@ def worker_main(options: WorkerOptions) -> None:
     asyncio.run(_serve(options))
 
 
-async def _serve(options: WorkerOptions) -> None:
-    redis = connect(options.redis_url)
-    state = _State(WorkerBeat(socket.gethostname(), os.getpid(), busy=False), parent=os.getppid())
+def _worker(
+    function: Callable[..., Any], name: str, queue: str, redis: Any, state: _State, timeout: float, **options: Any
+) -> Worker:
+    """An arq worker of this process: one job at a time from ``queue``, each given ``timeout`` seconds in all, JSON
+    records, our lease."""
     worker = Worker(
-        functions=[func(_search, name=SEARCH_FUNCTION, max_tries=MAX_TRIES)],
-        queue_name=QUEUE_NAME,
+        functions=[func(function, name=name, max_tries=MAX_TRIES)],
+        queue_name=queue,
         redis_pool=redis,
         max_jobs=1,
-        poll_delay=POLL_DELAY,
-        job_timeout=JOB_TIMEOUT,
+        job_timeout=timeout,
         keep_result=RESULT_KEEP,
         max_tries=MAX_TRIES,
         ctx={"state": state},
         job_serializer=dump_job,
         job_deserializer=load_job,
         after_job_end=_after_job,
-        handle_signals=True,  # SIGTERM and SIGINT cancel the running job: arq puts it back for another worker
+        **options,
     )
     worker.in_progress_timeout_s = LEASE  # see bot.pool._queue: a dead worker's job runs again within seconds
+    return worker
+
+
+async def _serve(options: WorkerOptions) -> None:
+    redis = connect(options.redis_url)
+    state = _State(WorkerBeat(socket.gethostname(), os.getpid(), busy=False), parent=os.getppid())
+    worker = _worker(
+        _search,
+        SEARCH_FUNCTION,
+        QUEUE_NAME,
+        redis,
+        state,
+        JOB_TIMEOUT,
+        poll_delay=POLL_DELAY,
+        handle_signals=True,  # SIGTERM and SIGINT cancel the running job: arq puts it back for another worker
+    )
+    reviews = state.reviews = _worker(
+        _review,
+        REVIEW_FUNCTION,
+        REVIEW_QUEUE,
+        connect(options.redis_url),  # its own client: each arq worker closes its own at the end
+        state,
+        REVIEW_WAIT,  # the bot waits no longer for it
+        poll_delay=REVIEW_POLL_DELAY,
+        handle_signals=False,  # stopped with the move worker, below
+    )
     heartbeat = asyncio.create_task(_heartbeat(redis, state, worker))
+    reviewing = asyncio.create_task(reviews.async_run())
+    reviewing.add_done_callback(functools.partial(_reviews_ended, worker))
     try:
         await worker.async_run()
     except asyncio.CancelledError:  # arq's signal handler cancelled its main task: a clean stop
@@ -125,8 +177,18 @@ async def _serve(options: WorkerOptions) -> None:
             await heartbeat
         with contextlib.suppress(Exception):
             await redis.delete(state.beat.key)
+        await reviews.close()  # a review under way goes back to its queue for another worker
+        await asyncio.wait({reviewing})
         await worker.close()
     log.info("AI worker %d stopped", os.getpid())
+
+
+def _reviews_ended(worker: Worker, reviewing: asyncio.Task[None]) -> None:
+    """The review worker's loop ended by itself (Redis failed, as the move worker's would): stop this process too, so
+    that its supervisor starts a fresh one with both."""
+    if not reviewing.cancelled():
+        log.error("AI worker %d: its review loop ended (%r); stopping", os.getpid(), reviewing.exception())
+        worker.handle_sig(signal.SIGTERM)
 
 
 async def _beat(redis: Any, state: _State) -> None:
@@ -156,27 +218,84 @@ async def _hold_lease(redis: Any, job_id: str) -> None:
             await redis.pexpire(in_progress_key_prefix + job_id, int(LEASE * 1000))
 
 
-async def _search(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
-    """The job: one AI move. Returns :func:`bot.pool._queue.result_data`; the search's own errors propagate."""
-    state: _State = ctx["state"]
-    redis, job_id = ctx["redis"], ctx["job_id"]
-    level, game, limits, seed = read_payload(payload)
-    lease = asyncio.create_task(_hold_lease(redis, job_id))
-    state.beat = replace(state.beat, busy=True, job=job_id)
+@contextlib.asynccontextmanager
+async def _leased(ctx: dict[str, Any]) -> AsyncIterator[None]:
+    """Hold the running job's lease while inside (see :func:`_hold_lease`)."""
+    lease = asyncio.create_task(_hold_lease(ctx["redis"], ctx["job_id"]))
     try:
-        with contextlib.suppress(Exception):
-            await _beat(redis, state)  # at once, not at the next beat: the bot's gauges and a test see it
-        limit = move_time(level, limits) + SEARCH_SLACK
-        search = asyncio.to_thread(call_in_worker, choose_move, level, game, limits, seed)
-        try:
-            result = await asyncio.wait_for(search, limit)
-        except TimeoutError:
-            state.stuck = True  # the thread cannot be stopped: this process ends after the job (see _after_job)
-            raise AiTimeoutError(f"the search of job {job_id} ran past {limit:.0f} s") from None
+        yield
     finally:
         lease.cancel()
-        state.beat = replace(state.beat, busy=False, job=None)
+
+
+@contextlib.asynccontextmanager
+async def _kernel(state: _State, *, low: bool = False) -> AsyncIterator[None]:
+    """This process's one search at a time, while inside: at once for a move when no other search runs, and for a
+    review's position (``low``) only when no move waits for it."""
+    await state.kernel.acquire(low=low)
+    try:
+        yield
+    finally:
+        if not state.stuck:  # a search that would not end keeps the kernel until this process exits (_after_job)
+            state.kernel.release()
+
+
+async def _in_thread(state: _State, job_id: str, limit: float, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in a thread (the kernel releases the GIL, so the event loop keeps the lease and the
+    heartbeat going), within ``limit`` seconds; past it the thread cannot be stopped, so this process ends after the
+    job (see :func:`_after_job`)."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(function, *args), limit)
+    except TimeoutError:
+        state.stuck = True
+        raise AiTimeoutError(f"the search of job {job_id} ran past {limit:.0f} s") from None
+
+
+def _searching(state: _State, job: str | None) -> None:
+    """Mark this process as having move ``job`` to search (None: no longer); meanwhile its review worker looks for no
+    review, so an idle process takes it."""
+    state.beat = replace(state.beat, busy=job is not None, job=job)
+    if state.reviews is not None:
+        state.reviews.allow_pick_jobs = job is None
+
+
+async def _search(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """The move job: one AI move. Returns :func:`bot.pool._queue.result_data`; the search's own errors propagate."""
+    state: _State = ctx["state"]
+    job_id = ctx["job_id"]
+    level, game, limits, seed = read_payload(payload)
+    async with _leased(ctx):
+        _searching(state, job_id)
+        try:
+            with contextlib.suppress(Exception):
+                await _beat(ctx["redis"], state)  # at once, not at the next beat: the bot's gauges and a test see it
+            limit = move_time(level, limits) + SEARCH_SLACK
+            async with _kernel(state):  # after the position of a review under way, if any
+                result = await _in_thread(state, job_id, limit, call_in_worker, choose_move, level, game, limits, seed)
+        finally:
+            _searching(state, None)
     return result_data(result)
+
+
+async def _review(ctx: dict[str, Any], payload: dict[str, Any]) -> str:
+    """The review job: a finished game's review (:meth:`ai.review.GameReview.to_json`), one position at a time, each
+    only while no move of this process waits; the beat shows how many positions are done."""
+    state: _State = ctx["state"]
+    job_id = ctx["job_id"]
+    game, nodes = read_review_payload(payload)
+    positions = []
+    async with _leased(ctx):
+        try:
+            for ply in range(len(game.moves) + 1):
+                async with _kernel(state, low=True):
+                    limit = TIME_BACKSTOP + SEARCH_SLACK
+                    positions.append(await _in_thread(state, job_id, limit, evaluate_position, game, ply, nodes))
+                state.beat = replace(state.beat, review=job_id, reviewed=len(positions))
+                with contextlib.suppress(Exception):
+                    await _beat(ctx["redis"], state)
+        finally:
+            state.beat = replace(state.beat, review=None, reviewed=0)
+    return assemble(game, positions, nodes).to_json()
 
 
 async def _after_job(ctx: dict[str, Any]) -> None:

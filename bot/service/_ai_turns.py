@@ -2,12 +2,12 @@
 the tasks that do the thinking.
 
 An AI turn waits for its place in the :class:`~bot.service._fairness.FairGate` (shared fairly between the people who
-play the AI, at most the chooser's ``capacity`` at once), asks the :class:`MoveChooser` with no lock held, then hands
-the move to the service's pipeline with the version it was asked for; a move for an outdated version is dropped
-there. A turn that waits long for its place says so once (the AI is busy with other games). A chooser that says it is
-busy (an error with ``retry_after``) is asked again after that pause, as often as needed, and the players are told
-once; a chooser that keeps failing otherwise is announced once (``AI_FAILED``) and the turn is left for the sweeper to
-start again.
+play the AI, at most the chooser's ``capacity`` at once, read as it changes: the job queue's grows and shrinks with its
+live workers), asks the :class:`MoveChooser` with no lock held, then hands the move to the service's pipeline with the
+version it was asked for; a move for an outdated version is dropped there. A turn that waits long for its place says so
+once (the AI is busy with other games). A chooser that says it is busy (an error with ``retry_after``) is asked again
+after that pause, as often as needed, and the players are told once; a chooser that keeps failing otherwise is announced
+once (``AI_FAILED``) and the turn is left for the sweeper to start again.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ class AiTurns:
     """Schedules and runs the AI's turns; owns the pending and failed versions, the running tasks and the fair gate.
 
     Args:
-        chooser: picks the moves (the AI process pool); its ``capacity`` bounds the turns thinking at once.
+        chooser: picks the moves (the AI process pool or job queue); its ``capacity``, read whenever a turn may start,
+            bounds the turns thinking at once.
         settings: the exhibition pace, the cap on thinking time and the think-time budget.
         sink: hears the AI's moves and failures (they happen outside any request).
         apply: plays a chosen move through the service's pipeline.
@@ -87,7 +88,7 @@ class AiTurns:
         self._sink = sink
         self._apply = apply
         self._budget = ThinkBudget(settings.ai_think_budget, settings.ai_think_budget_window)
-        self._gate = FairGate(chooser.capacity, self._budget)
+        self._gate = FairGate(lambda: chooser.capacity, self._budget)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notices: set[asyncio.Task[None]] = set()
         self._pending: dict[str, int] = {}

@@ -2,7 +2,10 @@
 
 Every AI turn is charged to an *owner*: the person playing an AI game, or for an exhibition its server. Turns go to
 the chooser through a :class:`FairGate`, at most the chooser's ``capacity`` at a time, so the chooser's own queue
-never fills and never refuses; the turns that wait, wait in the gate, one queue per owner. When a place frees, the
+never fills and never refuses; the turns that wait, wait in the gate, one queue per owner. The capacity is read each
+time the gate decides, so it follows a chooser whose capacity changes (the job queue's live workers): while turns
+wait the gate looks again every :data:`CAPACITY_RECHECK`, and lets waiting turns through as soon as it grew, without
+waiting for a running turn to end. When a place frees, the
 gate lets through the head of the owner who deserves it most: an owner within their think-time budget before one
 over it (:class:`ThinkBudget`), then the one with the fewest turns running now, then the one served longest ago
 (round-robin; a newcomer goes first). One person with many games therefore gets every other place at most while
@@ -24,6 +27,9 @@ from collections.abc import Callable
 
 Owner = str
 """Who an AI turn is charged to: ``user:{id}`` or ``guild:{id}``."""
+CAPACITY_RECHECK = 0.5
+"""Seconds between the gate's looks at a changing capacity while turns wait (the job queue reads its live workers
+every second)."""
 
 
 class ThinkBudget:
@@ -65,12 +71,22 @@ class ThinkBudget:
 
 class FairGate:
     """Lets at most ``capacity`` AI turns run at once and hands each free place to the owner who deserves it most
-    (see the module's docstring). :meth:`acquire` waits for a place; :meth:`release` gives it back."""
+    (see the module's docstring). :meth:`acquire` waits for a place; :meth:`release` gives it back.
 
-    def __init__(self, capacity: int, budget: ThinkBudget) -> None:
-        if capacity < 1:
+    ``capacity`` is a number, or a function read each time the gate decides (a result below 1 counts as 1); with a
+    function the gate looks again every ``recheck`` seconds while turns wait, so that places added meanwhile are
+    handed out at once. A smaller capacity stops nothing that runs: new turns wait until the running ones fit in it.
+    """
+
+    def __init__(
+        self, capacity: int | Callable[[], int], budget: ThinkBudget, *, recheck: float = CAPACITY_RECHECK
+    ) -> None:
+        if isinstance(capacity, int) and capacity < 1:
             raise ValueError("capacity must be at least 1")
         self._capacity = capacity
+        self._recheck = recheck
+        self._timer: asyncio.TimerHandle | None = None
+        """The next look at a changing capacity, while turns wait."""
         self._budget = budget
         self._queues: dict[Owner, collections.deque[asyncio.Future[None]]] = {}
         """Owner -> their waiting turns, first come first; an owner with none is not a key."""
@@ -81,7 +97,8 @@ class FairGate:
 
     @property
     def capacity(self) -> int:
-        return self._capacity
+        """Turns that may run at once, now."""
+        return self._capacity if isinstance(self._capacity, int) else max(1, self._capacity())
 
     @property
     def running(self) -> int:
@@ -99,11 +116,13 @@ class FairGate:
 
     async def acquire(self, owner: Owner) -> None:
         """Wait until a turn of ``owner`` may run (at once when a place is free and nobody waits)."""
-        if self.running < self._capacity and not self._queues:
+        if self.running < self.capacity and not self._queues:
             self._take(owner)
             return
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues.setdefault(owner, collections.deque()).append(ticket)
+        self._let_through()  # the capacity may have grown since the others began to wait
+        self._watch_capacity()
         try:
             await ticket
         except asyncio.CancelledError:
@@ -126,14 +145,27 @@ class FairGate:
         self._served[owner] = next(self._ticks)
 
     def _let_through(self) -> None:
-        while self.running < self._capacity and self._queues:
+        capacity = self.capacity
+        while self.running < capacity and self._queues:
             owner = min(self._queues, key=self._priority)
             queue = self._queues[owner]
             ticket = queue.popleft()
             if not queue:
                 del self._queues[owner]
+            if ticket.done():  # cancelled, and its turn has not yet run to withdraw it
+                continue
             self._take(owner)
             ticket.set_result(None)
+
+    def _watch_capacity(self) -> None:
+        """While turns wait for a capacity that can change, look at it again in ``recheck`` seconds."""
+        if self._timer is None and self._queues and not isinstance(self._capacity, int):
+            self._timer = asyncio.get_running_loop().call_later(self._recheck, self._look_again)
+
+    def _look_again(self) -> None:
+        self._timer = None
+        self._let_through()
+        self._watch_capacity()
 
     def _priority(self, owner: Owner) -> tuple[bool, int, int]:
         """Smaller goes first: within budget, fewest turns running, served longest ago (never: first of all)."""

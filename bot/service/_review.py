@@ -1,5 +1,6 @@
-"""Game reviews (``/checkers analyse``, the replay page's graph): computed once per finished game by the AI pool at low
-priority, stored with the game, and handed out again from the store.
+"""Game reviews (``/checkers analyse``, the replay page's graph): computed once per finished game by the AI at low
+priority (the process pool or threads between live moves, or with ``AI_BACKEND=queue`` the job queue's idle workers),
+stored with the game, and handed out again from the store.
 
 A review costs a few seconds of a worker, so one person has one review running at a time (in this process); a game
 asked for by several people at once is reviewed once, and all of them get that review. A request that gives up (an

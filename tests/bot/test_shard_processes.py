@@ -1,9 +1,11 @@
-"""King Me as a cluster: two ``kingme run`` processes (``SHARD_COUNT=2``, ``SHARD_IDS=0`` and ``1``) on one
-redis-server, connected to one Discord emulator with a guild on each shard. Games in both guilds are played to their
-end by clicks; every interaction is delivered once, over its guild's shard, and answered once within 3 s; the process
-holding the sweeper's lease is killed while its AI thinks a move, the sweeper moves to the other one, and the restarted
-process makes that move on the board it had sent and answers the buttons it sent before it died. Neither console ever
-says discord.py's "Can't keep up"."""
+"""King Me as a cluster, as the scaled compose file runs it: two ``kingme run`` processes (``SHARD_COUNT=2``,
+``SHARD_IDS=0`` and ``1``, ``AI_BACKEND=queue``) and two ``kingme worker`` processes on one redis-server (over TCP, as
+other machines reach it), connected to one Discord emulator with a guild on each shard. Games in both guilds are played
+to their end by clicks; every interaction is delivered once, over its guild's shard, and answered once within 3 s; the
+worker searching an AI move is killed mid-search, then the process holding the sweeper's lease is killed while that
+move is still being searched: the sweeper moves to the other process, the move is searched again on the other worker,
+and the restarted process makes it on the board it had sent and answers the buttons it sent before it died. Neither
+console ever says discord.py's "Can't keep up"."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.emulator import Channel, DiscordEmulator, Message, User, shard_of
 from bot.redis_process import EmbeddedRedis
 from bot.store import RedisGameStore
+from tests.bot.pool.queue_support import WorkerCommands, tcp_redis, worker_commands
 from tests.support import board_in_thread, eventually
 
 SHARDS = 2
@@ -66,8 +69,7 @@ class BotProcess:
             "SHARD_IDS": str(shard),
             "HTTP_PORT": str(self.port),
             "KINGME_DATA": str(home / "data"),
-            "USE_THREADS": "true",
-            "AI_WORKERS": "1",
+            "AI_BACKEND": "queue",
             "AI_THINK_TIME_MAX": str(LONG_THOUGHT),
             "SWEEP_INTERVAL": str(SWEEP_INTERVAL),
             "EXHIBITION_MOVE_DELAY": "0",
@@ -220,9 +222,24 @@ class Games:
         await resign_by_clicks(self.emulator, self.challenger, self.pvp_board)
 
 
-async def test_two_shard_processes_share_the_games_and_the_sweeper(
-    emulator: DiscordEmulator, redis_server: EmbeddedRedis, tmp_path: Path
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
+    """The cluster's Redis, on a TCP port as the workers of other machines reach it."""
+    with tcp_redis(tmp_path / "redis") as server:
+        yield server
+
+
+@pytest.fixture
+def workers(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[WorkerCommands]:
+    """Two ``kingme worker`` commands (one search process each) on the cluster's Redis."""
+    with worker_commands(redis_server.url, tmp_path / "workers", count=2) as commands:
+        yield commands
+
+
+async def test_two_shard_processes_and_two_workers_share_the_games_and_the_sweeper(
+    emulator: DiscordEmulator, redis_server: EmbeddedRedis, workers: WorkerCommands, tmp_path: Path
 ) -> None:
+    await workers.wait_live()
     bots = [BotProcess(shard, emulator, redis_server.url, tmp_path / f"shard{shard}") for shard in range(SHARDS)]
     guilds = [g for g in emulator.state.guilds if g != emulator.guild.id]
     channels = {shard_of(c.guild_id, SHARDS): c for c in emulator.state.channels.values() if c.guild_id in guilds}
@@ -256,6 +273,9 @@ async def test_two_shard_processes_share_the_games_and_the_sweeper(
             assert version(interrupted) == -1, "the AI (Black) is to move"
             game_id = control(interrupted, "km:b:resign:")["custom_id"].split(":")[3]
             await eventually(lambda: _board_recorded(store, game_id), 10, "the board recorded with the game")
+            await eventually(lambda: any(b.busy for b in workers.beats()), 10, "a worker searching the AI's move")
+            searching = next(b.pid for b in workers.beats() if b.busy)
+            os.kill(searching, signal.SIGKILL)  # mid-search: the move is searched again by the other worker
             bots[0].kill()
             await eventually(lambda: emulator.gateway.shards == [(1, SHARDS)], 10, "shard 0 disconnected")
             await eventually(lambda: _holds(bots[1], http), 10, "shard 1 taking over the sweeper")

@@ -39,7 +39,8 @@ def test_bestmove_takes_the_only_legal_move(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_bestmove_info_says_what_the_search_did(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bestmove", "start", "--level", "master", "--time", "0.2", "--info"]) == 0
+    fen = "W:W6,14,18,22,24,25,26,27,30,32:B3,4,5,8,9,11,16,20"  # out of the opening book and the endgame database
+    assert main(["bestmove", fen, "--level", "master", "--time", "0.2", "--info"]) == 0
     move, info = capsys.readouterr().out.splitlines()
     match = re.fullmatch(r"depth (\d+) nodes (\d+) nps (\d+) score (-?[\d.]+) pv (.+)", info)
     assert match, info
@@ -47,7 +48,7 @@ def test_bestmove_info_says_what_the_search_did(capsys: pytest.CaptureFixture[st
     assert depth >= 1 and nodes > 0 and nps > 0
     pv = match[5].split()
     assert pv[0] == move and len(pv) >= 2
-    board = Board()
+    board = Board(fen)
     for text in pv:
         board.push_text(text)  # the line is legal
 
@@ -132,3 +133,15 @@ def test_weights_files_are_not_game_options() -> None:
 
     with pytest.raises(UnknownLevelError):
         get_level("lms@/etc/passwd", hidden=False)
+
+
+def test_egdb_build_writes_a_database_that_probe_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egdb", "build", "--pieces", "3", "--out", str(tmp_path), "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "199,520 positions of up to 3 pieces" in out and (tmp_path / "american-3.egdb").is_file()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EGDB_DIR", str(tmp_path))
+        assert main(["egdb", "probe", "W:WK19:BK31,K32"]) == 0  # two kings against one: lost for the lone king
+        assert capsys.readouterr().out == "loss for White\n"
+        assert main(["egdb", "probe", "B:W5,6,7,8:B1,2,3,4"]) == 2
+        assert "up to 3 pieces" in capsys.readouterr().err

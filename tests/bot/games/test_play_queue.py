@@ -1,6 +1,7 @@
 """The whole bot with ``AI_BACKEND=queue``: the real runtime on the Discord emulator, a real redis-server on a free TCP
 port and two real ``kingme worker`` processes; a game against the AI played to the end with select menus, the AI's
-gauges on /healthz and /metrics, and a bot restarted while its AI turn waits in the queue."""
+gauges on /healthz and /metrics, a bot restarted while its AI turn waits in the queue, and ``/checkers analyse``
+reviewed by the workers."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import pytest
 import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
 
+from ai.review import GameReview
 from bot.emulator import DiscordEmulator
-from bot.pool import QueueBackend
+from bot.pool import QueueBackend, QueueCounters
 from bot.runtime import Runtime, StartupError
-from tests.bot.games.conftest import Harness, board_state, game_board
+from bot.store import RedisGameStore
+from tests.bot.games.conftest import Harness, board_state, component, game_board, game_thread
 from tests.bot.games.test_play_ai import play_to_the_end
 from tests.bot.pool import queue_support
 from tests.bot.pool.queue_support import QueueWorld
@@ -137,6 +140,61 @@ async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
     assert restarted.service is not None
     [game] = await restarted.service.user_games(alice.id)
     assert len(game.game.moves) == 1
+
+
+async def test_ai_moves_waiting_in_the_bot_count_in_the_queue_depth(
+    bots: Bots, world: QueueWorld, emulator: DiscordEmulator, redis_client: aioredis.Redis
+) -> None:
+    """AI turns over the live workers' capacity wait in the game service's fair gate: /metrics and /healthz count them
+    with the moves waiting in the job queue; both are played once the workers are back."""
+    runtime = await bots.start()
+    assert runtime.service is not None
+    service, backend = runtime.service, bots.backend
+    harness = cast(Harness, SimpleNamespace(emulator=emulator, settings=runtime.settings))
+    boards = []
+    with world.workers.paused():
+        await eventually(lambda: not backend.workers and backend.capacity == 1, 15, "the paused workers gone")
+        for name in ("alice", "bob"):
+            ai_first = {"level": "hard", "colour": "white"}
+            reply = await emulator.invoke(emulator.user(name), ["checkers", "play"], ai_first)
+            boards.append(await game_board(harness, reply))
+        await eventually(
+            lambda: service.ai_turns_waiting == 1 and backend.queue_depth == 1, what="one turn queued, one in the bot"
+        )
+        samples = await scrape(runtime.web_url)
+        assert samples["kingme_ai_queue_depth"] == 2, "both AI moves waiting, wherever they wait"
+        async with aiohttp.ClientSession() as session, session.get(f"{runtime.web_url}/healthz") as response:
+            assert (await response.json())["ai"]["queue_depth"] == 2
+    await eventually(lambda: backend.capacity == 2, 15, "both workers back")
+    await eventually(lambda: all(board_state(b) is not None for b in boards), within=60, what="both AI moves")
+    await eventually(lambda: backend.queue_depth == 0, what="the queue seen empty")
+    assert (await scrape(runtime.web_url))["kingme_ai_queue_depth"] == 0
+
+
+async def test_analyse_reviews_the_game_on_the_job_queue(
+    bots: Bots, emulator: DiscordEmulator, redis_client: aioredis.Redis
+) -> None:
+    runtime = await bots.start()
+    alice = emulator.user("alice")
+    harness = cast(Harness, SimpleNamespace(emulator=emulator, settings=runtime.settings))
+    reply = await emulator.invoke(alice, ["checkers", "play"], {"level": "hard", "colour": "white"})
+    board = await game_board(harness, reply)
+    await eventually(lambda: board_state(board) is not None, within=60, what="the AI's first move")
+    game_id = board.embeds[0]["footer"]["text"].split("game ")[1].split(" ")[0]
+    resigned = await emulator.invoke(alice, ["checkers", "resign"], channel=game_thread(harness, board))
+    confirm = component(resigned.message, "km:r:")
+    assert confirm is not None
+    await emulator.click(alice, resigned.message, confirm["custom_id"])
+
+    review = (await emulator.invoke(alice, ["checkers", "analyse"], {"game": game_id})).message
+    assert review.ephemeral and review.embeds, review.content
+    assert any(alice.name in field["name"] for field in review.embeds[0]["fields"]), "each player's summary"
+    assert bots.backend.review_counters == QueueCounters(enqueued=1, completed=1), "reviewed by a worker"
+    stored = await RedisGameStore(redis_client).load_review(game_id)
+    assert stored is not None and len(GameReview.from_json(stored).positions) == 2, "stored with the game"
+
+    again = (await emulator.invoke(alice, ["checkers", "analyse"], {"game": game_id})).message
+    assert again.embeds == review.embeds and bots.backend.review_counters.enqueued == 1, "the stored review"
 
 
 async def test_the_queue_needs_redis_url(tmp_path: Path) -> None:

@@ -40,9 +40,9 @@ async def test_a_click_on_the_old_board_works_after_a_restart(harness: Harness) 
 async def test_answers_at_once_while_every_ai_worker_is_busy(harness: Harness) -> None:
     emulator = harness.emulator
     alice = harness.user("alice")
-    start = GameInput("american", get_variant("american").start_fen, ("11-15", "23-19"))  # out of the book
-    busy = [
-        asyncio.create_task(harness.pool.choose("master", start, Limits(time=1.5), seed))
+    start = GameInput("american", get_variant("american").start_fen, ("11-15", "23-19"))
+    busy = [  # steady has no opening book: it searches its whole 1.5 s
+        asyncio.create_task(harness.pool.choose("steady", start, Limits(time=1.5), seed))
         for seed in range(harness.pool.workers)
     ]
     await eventually(lambda: harness.pool.busy_workers == harness.pool.workers, what="busy workers")

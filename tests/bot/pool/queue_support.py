@@ -9,7 +9,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,9 +113,10 @@ class WorkerCommands:
         return "\n".join(path.read_text(errors="replace")[-3000:] for path in self.logs)
 
     @contextlib.contextmanager
-    def paused(self) -> Iterator[None]:
-        """SIGSTOP every live worker process, so that jobs stay queued, and SIGCONT them afterwards."""
-        pids = [beat.pid for beat in self.beats()]
+    def paused(self, pids: Iterable[int] | None = None) -> Iterator[None]:
+        """SIGSTOP the worker processes ``pids`` (default: every live one), so that they take no job, and SIGCONT them
+        afterwards."""
+        pids = [beat.pid for beat in self.beats()] if pids is None else list(pids)
         for pid in pids:
             os.kill(pid, signal.SIGSTOP)
         try:

@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from bot.pool import AiTimeoutError, QueueBackend, QueueCounters, WorkerBeat
 from bot.redis_process import EmbeddedRedis
 from bot.service import EventKind, GameService, User
 from bot.store import RedisGameStore
+from core import Board
 from tests.bot.pool import queue_support
 from tests.bot.pool.queue_support import QueueWorld, WorkerCommands, worker_commands
 from tests.bot.pool.test_pool import assert_legal, midgame
@@ -278,3 +280,79 @@ def test_the_worker_command_needs_a_reachable_redis(tmp_path: Path) -> None:
     [line] = down.stderr.strip().splitlines()
     assert line.startswith("kingme: cannot reach Redis at redis://:***@127.0.0.1:1/0"), line
     assert "hunter2" not in down.stderr
+
+
+# -- reviews ----------------------------------------------------------------------------------------------------------
+
+REVIEWS = "kingme:ai:reviews"
+
+
+def random_game(plies: int, seed: int) -> GameInput:
+    """A game of up to ``plies`` random legal moves from the start (fewer if it ends first)."""
+    board, rng = Board(), random.Random(seed)
+    while len(board.move_stack) < plies and not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    return GameInput.from_board(board)
+
+
+async def test_a_review_runs_on_an_idle_worker_and_two_bots_asking_share_it(
+    workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
+) -> None:
+    first, second = await make_backend(), await make_backend()
+    moving = asyncio.create_task(first.choose("master", GameInput.from_board(midgame()), Limits(time=3.0), 9))
+    await eventually(lambda: any(beat.busy for beat in workers.beats()), 30, "a worker searching the move")
+    [searcher] = [beat.pid for beat in workers.beats() if beat.busy]
+
+    game = random_game(12, seed=5)
+    reviewers: set[int] = set()
+
+    def reviewing() -> bool:
+        reviewers.update(beat.pid for beat in workers.beats() if beat.review is not None)
+        return bool(reviewers)
+
+    asked = asyncio.gather(first.review(game), second.review(game))
+    await eventually(reviewing, 30, "a worker reviewing")
+    mine, theirs = await asyncio.wait_for(asked, 60)
+    assert searcher not in reviewers, "the worker with a move to search took no review"
+    assert mine == theirs and len(mine.positions) == len(game.moves) + 1 and mine.variant == "american"
+    assert [m.move for m in mine.moves] == list(game.moves)
+    counted = sorted([first.review_counters, second.review_counters], key=lambda c: c.joined)
+    assert counted == [QueueCounters(enqueued=1, completed=1), QueueCounters(joined=1, completed=1)], "one job"
+    assert await redis_client.zcard(REVIEWS) == 0
+    assert_legal(midgame(), await asyncio.wait_for(moving, 60))
+    assert first.counters == QueueCounters(enqueued=1, completed=1), "a review counts apart from the moves"
+
+
+async def test_a_live_move_taken_during_a_review_waits_for_one_position_at_most(
+    workers: WorkerCommands, make_backend: MakeBackend
+) -> None:
+    """One worker (the other paused) reviews a long game; a move it takes meanwhile searches after the position under
+    way, and no further position is evaluated until the move is done."""
+    backend = await make_backend()
+    reviewer, other = (beat.pid for beat in workers.beats())
+    game = random_game(40, seed=11)
+    with workers.paused([other]):
+        review = asyncio.create_task(backend.review(game, nodes=200_000))  # some 0.1 s a position
+
+        def beat() -> WorkerBeat | None:
+            return next((b for b in workers.beats() if b.pid == reviewer), None)
+
+        await eventually(lambda: (b := beat()) is not None and b.reviewed >= 1, 60, "the review under way")
+        moving = asyncio.create_task(backend.choose("master", GameInput.from_board(midgame()), Limits(time=1.5), 3))
+        while_busy: list[WorkerBeat] = []
+
+        def moved() -> bool:
+            seen = beat()
+            if seen is not None and seen.busy:
+                while_busy.append(seen)
+            return moving.done()
+
+        await eventually(moved, 60, "the move")
+        assert_legal(midgame(), moving.result())
+        assert while_busy and {b.review for b in while_busy} == {while_busy[0].review} != {None}, "during the review"
+        done_meanwhile = max(b.reviewed for b in while_busy) - min(b.reviewed for b in while_busy)
+        assert done_meanwhile <= 1, f"{done_meanwhile} positions reviewed while a move waited or searched"
+        reviewed = await asyncio.wait_for(review, 120)
+    assert len(reviewed.positions) == len(game.moves) + 1 and reviewed.nodes == 200_000
+    assert while_busy[-1].reviewed < len(game.moves) + 1, "the review went on after the move"
+    assert backend.review_counters == QueueCounters(enqueued=1, completed=1)

@@ -152,6 +152,65 @@ def test_a_cancelled_waiter_gives_its_place_on() -> None:
     asyncio.run(scenario())
 
 
+class WorkersComeAndGo(TurnstileChooser):
+    """The turnstile chooser whose ``capacity`` the test changes, as the job queue's follows its live workers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.capacity = 1
+
+
+async def test_turns_follow_a_capacity_that_grows_and_shrinks(make_service: ServiceFactory) -> None:
+    chooser = WorkersComeAndGo()
+    service = make_service(chooser_=chooser)
+    for user in (ANN, BOB, CAROL):
+        await open_ai_game(service, user, f"c-{user.id}")
+    await eventually(lambda: service.ai_turns_waiting == 2, what="two turns waiting behind the first")
+    assert len(chooser.asked) == 1
+
+    chooser.capacity = 3  # two workers more: the waiting turns go at once, no running turn has ended
+    await eventually(lambda: len(chooser.asked) == 3, what="the waiting turns handed to the new workers")
+    assert service.ai_turns_waiting == 0 and not any(gate.is_set() for gate in chooser.gates)
+
+    chooser.capacity = 1  # two workers gone: a new turn waits until the running ones fit in one place
+    await open_ai_game(service, User(404, "Dave"), "c-dave")
+    await eventually(lambda: service.ai_turns_waiting == 1, what="Dave's turn waiting")
+    for count in (1, 2):
+        await chooser.let_through(count)
+        await eventually(lambda c=count: service.ai_turns_in_flight == 4 - c, what="the turn applied")  # type: ignore[misc]
+        assert len(chooser.asked) == 3 and service.ai_turns_waiting == 1, "two turns still run: over capacity"
+    await chooser.let_through(3)
+    await chooser.let_through(4)
+    await ai_idle(service)
+    assert len(chooser.asked) == 4
+
+
+def test_the_gate_reads_a_changing_capacity_while_turns_wait() -> None:
+    async def scenario() -> None:
+        capacity = [1]
+        gate = FairGate(lambda: capacity[0], ThinkBudget(budget=10.0, window=60.0), recheck=0.01)
+        assert gate.capacity == 1
+        await gate.acquire("a")
+        waiting = [asyncio.create_task(gate.acquire(owner)) for owner in ("b", "c", "d")]
+        await asyncio.sleep(0)
+        assert gate.waiting == 3
+        capacity[0] = 3
+        done, _ = await asyncio.wait(waiting, timeout=5.0, return_when=asyncio.FIRST_COMPLETED)
+        await eventually(lambda: gate.running == 3, what="two more let through with nobody released")
+        assert gate.waiting == 1 and len(done) >= 1
+        capacity[0] = 0  # below 1 counts as 1
+        assert gate.capacity == 1
+        for owner in ("a", "b"):
+            gate.release(owner)
+        await asyncio.sleep(0.05)
+        assert gate.running == 1 and gate.waiting == 1, "the running turn fills the one place"
+        gate.release("c")
+        await asyncio.wait_for(asyncio.gather(*waiting), 5.0)
+        assert gate.running == 1 and gate.waiting == 0
+
+    asyncio.run(scenario())
+
+
 class BusyChooser(ThreadChooser):
     """Answers "busy" (an error with ``retry_after``) ``times`` times, then chooses."""
 
@@ -188,7 +247,7 @@ async def test_a_full_process_pool_is_waited_out_not_refused(make_service: Servi
     await pool.start()
     try:
         start = GameInput("american", get_variant("american").start_fen, ())
-        other = asyncio.create_task(pool.choose("master", start, Limits(time=1.0), 0))  # someone else's move
+        other = asyncio.create_task(pool.choose("steady", start, Limits(time=1.0), 0))  # someone else's move (1 s)
         await eventually(lambda: pool.busy_workers == 1, what="the pool full")
         service = make_service(chooser_=pool)
         game = await open_ai_game(service, ANN, "c1")

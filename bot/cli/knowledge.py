@@ -1,0 +1,113 @@
+"""``kingme egdb`` and ``kingme book``: build the engine's knowledge, the endgame databases and the opening book."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from bot.cli._command import CommandError, Commands, Parser, load_settings
+from bot.cli.engine import add_position_argument, board_from_args
+
+
+def register(commands: Commands) -> None:
+    egdb = commands.add("egdb", _egdb_build)
+    actions = egdb.add_subparsers(metavar="ACTION", required=True, parser_class=Parser)
+    build = actions.add_parser("build", help="solve every ending of up to N pieces and write the database file")
+    build.set_defaults(handler=_egdb_build)
+    build.add_argument("--pieces", type=int, required=True, help="the most pieces on the board (5 or 6 to be useful)")
+    build.add_argument("--out", type=Path, help="the folder to write it to (default: EGDB_DIR, else KINGME_DATA/egdb)")
+    build.add_argument("--threads", type=int, default=2, help="threads for the parallel steps (default 2)")
+    probe = actions.add_parser("probe", help="a position's value in the installed database: win, loss or draw")
+    probe.set_defaults(handler=_egdb_probe)
+    add_position_argument(probe)
+
+    book = commands.add("book", _book_build)
+    actions = book.add_subparsers(metavar="ACTION", required=True, parser_class=Parser)
+    build = actions.add_parser("build", help="search the ACF deck's openings and write the opening book")
+    build.set_defaults(handler=_book_build)
+    build.add_argument("--time", type=float, help="seconds a position (default 3)")
+    build.add_argument("--out", type=Path, help="the file to write (default: the book shipped in the package)")
+
+
+def _use_settings() -> Path:
+    """The endgame databases' folder by the settings (``EGDB_DIR``, else ``KINGME_DATA/egdb``), exported for
+    :mod:`ai.egdb` as the bot exports it for its workers."""
+    settings = load_settings()
+    folder = settings.egdb_dir or settings.kingme_data / "egdb"
+    os.environ["EGDB_DIR"] = str(folder)
+    return folder
+
+
+def _report(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _egdb_build(args: argparse.Namespace) -> int:
+    """build the endgame databases (kingme egdb build --pieces N)"""
+    from ai import egdb
+    from ai.kernel import build_endgame_database
+
+    if not egdb.MIN_PIECES <= args.pieces <= egdb.MAX_PIECES:
+        raise CommandError(f"--pieces must be between {egdb.MIN_PIECES} and {egdb.MAX_PIECES}")
+    if args.threads < 1:
+        raise CommandError("--threads must be 1 or more")
+    path = (args.out if args.out is not None else _use_settings()) / egdb.file_name(args.pieces)
+    db, stats = build_endgame_database(args.pieces, threads=args.threads, report=_report)
+    started = time.perf_counter()
+    try:
+        size = egdb.save(db, path)
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror}") from None
+    print(
+        f"{stats.positions:,} positions of up to {stats.pieces} pieces: {stats.wins:,} wins, {stats.losses:,} losses, "
+        f"{stats.draws:,} draws for the side to move; solved in {stats.seconds:.1f} s, written in "
+        f"{time.perf_counter() - started:.1f} s to {path} ({size / 1e6:.2f} MB, {db.nbytes / 1e6:.1f} MB in memory)"
+    )
+    return 0
+
+
+def _egdb_probe(args: argparse.Namespace) -> int:
+    """print a position's value in the installed endgame database"""
+    from ai import egdb
+    from ai.kernel.egdb import DRAW, LOSS, WIN, probe
+    from core import AMERICAN, Color
+
+    board = board_from_args(args.fen, AMERICAN.name)
+    folder = _use_settings()
+    db = egdb.loaded()
+    if db is None:
+        raise CommandError(f"no endgame database in {folder} or the package: run kingme egdb build --pieces 5")
+    black = board.turn is Color.BLACK
+    me, opp = (board.black, board.white) if black else (board.white, board.black)
+    if not me or not opp:
+        raise CommandError("the game is over in that position")
+    value = probe(me, opp, board.kings, black, db)
+    names = {WIN: "win", LOSS: "loss", DRAW: "draw"}
+    if value not in names:
+        raise CommandError(f"the database holds positions of up to {int(db[0])} pieces")
+    print(f"{names[value]} for {board.turn.label}")
+    return 0
+
+
+def _book_build(args: argparse.Namespace) -> int:
+    """build the opening book (kingme book build)"""
+    from ai import book
+
+    seconds = book.SEARCH_TIME if args.time is None else args.time
+    if not seconds > 0:
+        raise CommandError("--time must be a number of seconds above 0")
+    path = args.out if args.out is not None else book.BOOK_FILE
+    started = time.perf_counter()
+    built = book.build(seconds, report=_report)
+    try:
+        path.write_text(built.to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror}") from None
+    print(
+        f"{len(built.positions)} positions in {time.perf_counter() - started:.0f} s "
+        f"({seconds:g} s a search), written to {path} ({path.stat().st_size / 1e3:.0f} kB)"
+    )
+    return 0

@@ -1,0 +1,64 @@
+"""The endgame databases: our retrograde analysis agrees with an independent solver on every position of up to three
+pieces, and the file keeps what was built and refuses a damaged copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ai import egdb
+from ai.kernel import build_endgame_database
+from ai.kernel.egdb import DRAW, LOSS, UNKNOWN, WIN, probe
+from tests.ai.endgames import solve
+
+
+@pytest.fixture(scope="module")
+def three() -> egdb.Array:
+    return build_endgame_database(3)[0]
+
+
+def test_the_database_agrees_with_core_on_every_position_of_up_to_three_pieces(three: egdb.Array) -> None:
+    solved = solve(3)
+    expected = {p: WIN for p in solved.wins} | {p: LOSS for p in solved.losses} | {p: DRAW for p in solved.draws}
+    assert len(expected) > 390_000 and solved.draws and solved.wins and solved.losses
+    wrong = []
+    for (black_pieces, white_pieces, kings, black), value in expected.items():
+        me, opp = (black_pieces, white_pieces) if black else (white_pieces, black_pieces)
+        if probe(me, opp, kings, black, three) != value:
+            wrong.append((black_pieces, white_pieces, kings, black, value))
+    assert wrong == []
+
+
+def test_more_pieces_than_the_database_holds_are_unknown(three: egdb.Array) -> None:
+    solved = solve(3)
+    black_pieces, white_pieces, kings, _ = next(p for p in solved.wins if (p[0] | p[1]).bit_count() == 3)
+    extra = 1 << 15 if not (black_pieces | white_pieces) & (1 << 15) else 1 << 16
+    assert probe(black_pieces | extra, white_pieces, kings | extra, True, three) == UNKNOWN
+
+
+def test_the_file_keeps_the_database_and_refuses_a_damaged_copy(
+    three: egdb.Array, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / egdb.file_name(3)
+    size = egdb.save(three, path)
+    assert size < three.nbytes
+    assert (egdb.read(path) == three).all()
+    assert egdb.find(tmp_path) == path
+    data = bytearray(path.read_bytes())
+    data[-40] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(egdb.DatabaseError):
+        egdb.read(path)
+    assert egdb.loaded(tmp_path) is None  # a search plays without a damaged database
+    monkeypatch.setenv("EGDB_DIR", str(tmp_path))
+    fallback = egdb.loaded()  # or with the shipped one, passing the damaged one over
+    assert fallback is not None and fallback[0] == 5
+    path.write_bytes(b"not a database")
+    with pytest.raises(egdb.DatabaseError, match="not a King Me endgame database"):
+        egdb.read(path)
+
+
+def test_the_pieces_must_be_in_range() -> None:
+    with pytest.raises(egdb.DatabaseError):
+        build_endgame_database(7)

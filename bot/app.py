@@ -24,7 +24,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.games import DYNAMIC_ITEMS, GamesCog
+from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog
 from bot.metrics import Metrics
 from bot.public import game_path, leaderboard_path, public_url
 from bot.service import Event, EventSink, GameService, GameView
@@ -128,6 +128,7 @@ class KingMeBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.relay is not None:
             self.relay.attach(self.games.events)
+        await self.tree.set_translator(CommandTranslator())  # the commands in every language of the catalogue
         if self.settings.discord_guild_id is not None:
             guild = discord.Object(id=self.settings.discord_guild_id)
             self.tree.copy_global_to(guild=guild)

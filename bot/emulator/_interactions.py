@@ -226,12 +226,12 @@ class InteractionFactory:
             "version": 1,
             "data": data,
             "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
             "channel": self.payloads.channel(channel, permissions=MEMBER_PERMISSIONS),
             "member": self.payloads.member(user, guild, permissions=MEMBER_PERMISSIONS),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": user.locale,
+            "guild_locale": guild.locale,
             "app_permissions": str(
                 BOT_PERMISSIONS if channel.threads_allowed else BOT_PERMISSIONS & ~THREAD_PERMISSIONS
             ),

@@ -136,7 +136,7 @@ class PayloadBuilder:
             "emojis": [],
             "stickers": [],
             "roles": [self.everyone_role(guild)],
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.locale,
             "premium_tier": 0,
             "verification_level": 0,
             "default_message_notifications": 0,

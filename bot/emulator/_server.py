@@ -161,9 +161,9 @@ class DiscordEmulator:
             raise KeyError(f"no user named {name!r}")
         return found
 
-    def add_user(self, name: str, *, bot: bool = False) -> User:
-        """A new account that is also a member of the guild."""
-        user = self.state.add_user(name, bot=bot)
+    def add_user(self, name: str, *, bot: bool = False, locale: str = "en-US") -> User:
+        """A new account that is also a member of the guild; ``locale`` is its Discord client's language."""
+        user = self.state.add_user(name, bot=bot, locale=locale)
         self.guild.member_ids.append(user.id)
         return user
 

@@ -85,6 +85,9 @@ class User:
     id: int
     name: str
     bot: bool = False
+    locale: str = "en-US"
+    """The language of the person's Discord client (sent as each interaction's ``locale``); set it to test a
+    translation, e.g. ``"fr"``."""
 
     @property
     def mention(self) -> str:
@@ -122,6 +125,8 @@ class Guild:
     owner_id: int
     member_ids: list[int] = field(default_factory=list)
     joined_at: datetime = field(default_factory=utcnow)
+    locale: str = "en-US"
+    """The server's language (``preferred_locale``, and each interaction's ``guild_locale``)."""
 
 
 @dataclass(eq=False)
@@ -198,6 +203,23 @@ class RegisteredCommand:
     @property
     def options(self) -> list[JSON]:
         return list(self.payload.get("options") or [])
+
+    def localised(self, locale: str) -> JSON:
+        """The command as a Discord client in ``locale`` shows it: every name, description and choice name in that
+        language where the bot gave one (``name_localizations``, ``description_localizations``), else as it is."""
+        return _localised(self.payload, locale)
+
+
+def _localised(item: JSON, locale: str) -> JSON:
+    shown = dict(item)
+    for key in ("name", "description"):
+        translated = (item.get(f"{key}_localizations") or {}).get(locale)
+        if translated:
+            shown[key] = translated
+    for key in ("options", "choices"):
+        if item.get(key):
+            shown[key] = [_localised(child, locale) for child in item[key]]
+    return shown
 
 
 @dataclass(eq=False)
@@ -291,8 +313,8 @@ class EmulatorState:
                 _log.exception("emulator observer %r failed on %s", hook, kind)
 
     # creation
-    def add_user(self, name: str, *, bot: bool = False) -> User:
-        user = User(self.snowflake(), name, bot)
+    def add_user(self, name: str, *, bot: bool = False, locale: str = "en-US") -> User:
+        user = User(self.snowflake(), name, bot, locale)
         self.users[user.id] = user
         return user
 

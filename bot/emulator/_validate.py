@@ -14,6 +14,11 @@ from ._state import JSON
 COMPONENTS_V2 = 1 << 15
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 _SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+LOCALES = frozenset(
+    {"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl", "pt-BR"}
+    | {"ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"}
+)
+"""The locales Discord knows (the keys of ``name_localizations`` and ``description_localizations``)."""
 
 
 def message_problems(
@@ -115,6 +120,7 @@ def _option_problems(items: list[JSON]) -> list[str]:
             problems.append(f"name {name!r} must be 1-32 lowercase letters, digits, '-' or '_'")
         if not 1 <= len(item.get("description") or "") <= 100:
             problems.append(f"{name}: description must be 1-100 characters")
+        problems += _localisation_problems(item)
         options = item.get("options") or []
         if len(options) > 25:
             problems.append(f"{name}: at most 25 options")
@@ -122,6 +128,26 @@ def _option_problems(items: list[JSON]) -> list[str]:
         if required != sorted(required, reverse=True):
             problems.append(f"{name}: required options must come before optional ones")
         problems += _option_problems(options)
+    return problems
+
+
+def _localisation_problems(item: JSON) -> list[str]:
+    """A command's or option's ``name_localizations`` (names as the name's rules) and ``description_localizations``
+    (1-100 characters), and its choices' names, keyed by Discord's locales."""
+    name = item.get("name", "")
+    names = item.get("name_localizations") or {}
+    descriptions = item.get("description_localizations") or {}
+    problems = [f"{name}: {locale!r} is not a Discord locale" for locale in sorted({*names, *descriptions} - LOCALES)]
+    for locale, local in names.items():
+        if not _COMMAND_NAME.match(local) or local != local.lower():
+            problems.append(f"{name}: name_localizations.{locale} {local!r} must be a lowercase name")
+    for locale, local in descriptions.items():
+        if not 1 <= len(local) <= 100:
+            problems.append(f"{name}: description_localizations.{locale} must be 1-100 characters")
+    for choice in item.get("choices") or []:
+        for locale, local in (choice.get("name_localizations") or {}).items():
+            if locale not in LOCALES or not 1 <= len(local) <= 100:
+                problems.append(f"{name}: choice {choice.get('name')!r} has a bad name in {locale!r}")
     return problems
 
 

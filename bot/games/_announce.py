@@ -21,6 +21,7 @@ from bot.games._components import result_controls
 from bot.games._keeper import BoardKeeper
 from bot.games._messages import MENTIONS
 from bot.games._render import closed_challenge_content, result_message
+from bot.i18n import _
 from bot.service import Event, EventKind, GameKind, GameService, GameView
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ class Announcer:
                     await self._show_expired(event.challenge_id, event.channel_id)
                 elif event.game_id:
                     view = await self._service.state(event.game_id)
-                    await self._boards.messageable(self._boards.home(view.game)).send(say.short(event.text))
+                    text = say.short(event.text, lang=self._boards.language(view.game.guild_id))
+                    await self._boards.messageable(self._boards.home(view.game)).send(text)
         except Exception:
             log.exception("could not show %d events of game %s", len(events), game.id if game else "-")
 
@@ -73,10 +75,11 @@ class Announcer:
         """Messages beside the board: the result with rating changes, and a ping for the person to act next."""
         game = view.game
         channel = self._boards.messageable(self._boards.home(game))
+        lang = self._boards.language(game.guild_id)
         if any(e.kind is EventKind.GAME_OVER for e in events):
             await self._clear_ping(game.id)
-            text = result_message(view, events, self._links.game(game.id))
-            await channel.send(text, view=result_controls(game.id), allowed_mentions=_NO_PINGS)
+            text = result_message(view, events, self._links.game(game.id), lang)
+            await channel.send(text, view=result_controls(game.id, lang), allowed_mentions=_NO_PINGS)
             return
         if game.kind is not GameKind.HUMAN or not game.is_active:
             return
@@ -88,7 +91,8 @@ class Announcer:
             actor = game.draw_offer or game.takeback_offer
             target = game.white if actor == "black" else game.black
         await self._clear_ping(game.id)
-        sent = await channel.send(f"<@{target.id}>: {pinged[-1].text}.", allowed_mentions=MENTIONS)
+        text = lang._("{mention}: {event}.", mention=f"<@{target.id}>", event=pinged[-1].text)
+        sent = await channel.send(text, allowed_mentions=MENTIONS)
         self._pings[game.id] = (channel.id, sent.id)
 
     async def _clear_ping(self, game_id: str) -> None:
@@ -100,7 +104,8 @@ class Announcer:
     async def _show_expired(self, challenge_id: str, channel_id: str | None) -> None:
         """Strike out an expired challenge's message (recorded with the challenge), or say it in its channel."""
         challenge = await self._service.get_challenge(challenge_id)
-        text = closed_challenge_content(challenge, "⌛ The challenge expired.")
+        lang = self._boards.language(challenge.guild_id)
+        text = closed_challenge_content(challenge, _("⌛ The challenge expired."), lang)
         if challenge.message is not None:
             where = self._boards.messageable(int(challenge.message.channel_id))
             with contextlib.suppress(discord.NotFound):

@@ -2,7 +2,8 @@
 text that mentions who is to move, the board embed and the components under it. Posting a board, updating it after a
 click and refreshing it after an AI move all send what this builds.
 
-Everything here is a pure function of the view (no I/O); :func:`text_board` is the plain-text form for screen readers.
+Everything here is a pure function of the view and the language (no I/O); :func:`text_board` is the plain-text form
+for screen readers.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import discord
 from bot.games._components import GameButton, MoveSelect, PieceSelect, view_of
 from bot.games._messages import MENTIONS
 from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, UNICODE, Theme
-from bot.service import GameKind, GameState, GameView
+from bot.i18n import ENGLISH, Language
+from bot.service import GameKind, GameState, GameView, end_text, side_name
 from core import Board, Color, Move, get_variant
 
 
@@ -39,10 +41,14 @@ class BoardMessage:
         return {"content": self.content, "embed": self.embed, "allowed_mentions": discord.AllowedMentions.none()}
 
 
-def board_message(view: GameView, selected: int | None = None, theme: Theme = UNICODE) -> BoardMessage:
-    """The board of ``view`` drawn in ``theme``; ``selected`` is the square of the piece whose moves the move menu
-    lists."""
-    return BoardMessage(view, board_content(view), board_embed(view, theme), board_controls(view, selected))
+def board_message(
+    view: GameView, selected: int | None = None, theme: Theme = UNICODE, lang: Language = ENGLISH
+) -> BoardMessage:
+    """The board of ``view`` drawn in ``theme``, its words in ``lang``; ``selected`` is the square of the piece whose
+    moves the move menu lists."""
+    return BoardMessage(
+        view, board_content(view, lang), board_embed(view, theme, lang), board_controls(view, selected, lang)
+    )
 
 
 # -- squares and moves ---------------------------------------------------------------------------------------------
@@ -74,11 +80,11 @@ def moves_from(view: GameView, square: int) -> list[str]:
     return [m for m in view.legal_moves if move_start(m) == square]
 
 
-def _move_description(variant: str, move: str) -> str:
+def _move_description(variant: str, move: str, lang: Language) -> str:
     squares = [int(s) for s in move.replace("x", "-").split("-") if s.isdigit()]
     path = " → ".join(square_name(variant, s) for s in squares)
     takes = move.count("x")
-    return (f"{path} · takes {takes}" if takes else path)[:100]
+    return (lang._("{path} · takes {count}", path=path, count=takes) if takes else path)[:100]
 
 
 def _last_move(board: Board) -> tuple[Move, Color] | None:
@@ -134,25 +140,31 @@ def board_grid(board: Board, last: Move | None, theme: Theme = UNICODE) -> str:
     return "\n".join(lines)
 
 
-def status_line(view: GameView, theme: Theme = UNICODE) -> str:
+def status_line(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH) -> str:
     game = view.game
     if not game.is_active:
-        return f"🏁 **{game.end_text or 'Game over'}** ({game.result})"
+        return f"🏁 **{lang.say(end_text(game)) or lang._('Game over')}** ({game.result})"
     mover = view.to_move
     if mover.is_ai:
-        return f"{theme.side(view.turn)} **{mover.name}** is thinking… 🤔"
-    deadline = int(game.deadline)
-    lines = [f"{theme.side(view.turn)} <@{mover.id}> to move ({view.turn.label}) · time runs out <t:{deadline}:R>"]
+        return lang._("{side} **{name}** is thinking… 🤔", side=theme.side(view.turn), name=mover.name)
+    line = lang._(
+        "{side} {mention} to move ({colour}) · time runs out {deadline}",
+        side=theme.side(view.turn),
+        mention=f"<@{mover.id}>",
+        colour=side_name(view.turn),
+        deadline=f"<t:{int(game.deadline)}:R>",
+    )
+    lines = [line]
     if game.draw_offer:
         offerer = game.player(Color.BLACK if game.draw_offer == "black" else Color.WHITE)
-        lines.append(f"🤝 {offerer.name} offers a draw")
+        lines.append(lang._("🤝 {name} offers a draw", name=offerer.name))
     if game.takeback_offer:
         asker = game.player(Color.BLACK if game.takeback_offer == "black" else Color.WHITE)
-        lines.append(f"↩️ {asker.name} asks to take a move back")
+        lines.append(lang._("↩️ {name} asks to take a move back", name=asker.name))
     return "\n".join(lines)
 
 
-def board_embed(view: GameView, theme: Theme = UNICODE) -> discord.Embed:
+def board_embed(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH) -> discord.Embed:
     """The board, its status and legend as an embed. The board is the embed's description because it does not fit a
     message's text (see :class:`TileTheme`); the title is plain text, where Discord draws no custom emoji."""
     game = view.game
@@ -161,8 +173,12 @@ def board_embed(view: GameView, theme: Theme = UNICODE) -> discord.Embed:
     if not theme.fits(g.size, g.squares):
         theme = UNICODE
     last = _last_move(board)
-    title = f"{UNICODE.black_man} {game.black.name} vs {UNICODE.white_man} {game.white.name}"
-    description = f"{board_grid(board, last[0] if last else None, theme)}\n\n{status_line(view, theme)}"
+    title = lang._(
+        "{black} vs {white}",
+        black=f"{UNICODE.black_man} {game.black.name}",
+        white=f"{UNICODE.white_man} {game.white.name}",
+    )
+    description = f"{board_grid(board, last[0] if last else None, theme)}\n\n{status_line(view, theme, lang)}"
     embed = discord.Embed(
         title=title[:256],
         description=description,
@@ -171,30 +187,51 @@ def board_embed(view: GameView, theme: Theme = UNICODE) -> discord.Embed:
     if last is not None:
         move, mover = last
         shown = f"{theme.side(mover)} {move.text()} ({board.algebraic(move)})"
-        embed.add_field(name="Last move", value=shown, inline=True)
+        embed.add_field(name=lang._("Last move"), value=shown, inline=True)
     took_black, took_white = _captured(game, board)
-    captured = f"{theme.side(Color.BLACK)} took {took_black} · {theme.side(Color.WHITE)} took {took_white}"
-    embed.add_field(name="Captured", value=captured, inline=True)
-    numbers = "empty dark squares show theirs" if theme.shows_numbers else f"1 is {square_name(game.variant, 1)}"
-    numbering = f"Squares 1–{g.squares}, left to right from the top: {numbers}"
-    embed.add_field(name="Legend", value=f"{theme.legend()}\n{numbering}", inline=False)
-    rated = "rated" if game.rated else "unrated"
-    move_number = len(game.moves) // 2 + 1
-    embed.set_footer(text=f"{get_variant(game.variant).title} · {rated} · game {game.id} · move {move_number}")
+    captured = lang._(
+        "{black} took {black_took} · {white} took {white_took}",
+        black=theme.side(Color.BLACK),
+        black_took=took_black,
+        white=theme.side(Color.WHITE),
+        white_took=took_white,
+    )
+    embed.add_field(name=lang._("Captured"), value=captured, inline=True)
+    if theme.shows_numbers:
+        numbering = lang._(
+            "Squares 1–{count}, left to right from the top: empty dark squares show theirs", count=g.squares
+        )
+    else:
+        numbering = lang._(
+            "Squares 1–{count}, left to right from the top: 1 is {square}",
+            count=g.squares,
+            square=square_name(game.variant, 1),
+        )
+    embed.add_field(name=lang._("Legend"), value=f"{theme.legend(lang)}\n{numbering}", inline=False)
+    details = {
+        "variant": lang.data("variant", get_variant(game.variant).title),
+        "game": game.id,
+        "move": len(game.moves) // 2 + 1,
+    }
+    if game.rated:
+        footer = lang._("{variant} · rated · game {game} · move {move}", **details)
+    else:
+        footer = lang._("{variant} · unrated · game {game} · move {move}", **details)
+    embed.set_footer(text=footer)
     return embed
 
 
-def board_content(view: GameView) -> str:
+def board_content(view: GameView, lang: Language = ENGLISH) -> str:
     """The text above the board: it mentions the person to move."""
     game = view.game
     if not game.is_active:
-        return "Game over."
+        return lang._("Game over.")
     if view.to_move.is_ai:
-        return f"{view.to_move.name} is thinking…"
-    return f"<@{view.to_move.id}>, your move."
+        return lang._("{name} is thinking…", name=view.to_move.name)
+    return lang._("{mention}, your move.", mention=f"<@{view.to_move.id}>")
 
 
-def board_controls(view: GameView, selected: int | None = None) -> discord.ui.View | None:
+def board_controls(view: GameView, selected: int | None = None, lang: Language = ENGLISH) -> discord.ui.View | None:
     """The components under a board: piece select, the chosen piece's moves, and the game buttons."""
     game = view.game
     if not game.is_active:
@@ -213,13 +250,13 @@ def board_controls(view: GameView, selected: int | None = None) -> discord.ui.Vi
             )
             for s in squares[:25]
         ]
-        items.append(PieceSelect(game.id, game.version, options))
+        items.append(PieceSelect(game.id, game.version, options, lang))
     if selected is not None and selected in squares:
         options = [
-            discord.SelectOption(label=m[:100], value=m[:100], description=_move_description(game.variant, m))
+            discord.SelectOption(label=m[:100], value=m[:100], description=_move_description(game.variant, m, lang))
             for m in moves_from(view, selected)[:25]
         ]
-        items.append(MoveSelect(game.id, game.version, selected, options))
+        items.append(MoveSelect(game.id, game.version, selected, options, lang))
     actions = []
     if game.draw_offer:
         actions += ["drawyes", "drawno"]
@@ -229,32 +266,53 @@ def board_controls(view: GameView, selected: int | None = None) -> discord.ui.Vi
         if game.kind is GameKind.HUMAN and not game.draw_offer:
             actions.append("draw")
         actions.append("resign")
-    items += [GameButton(action, game.id, game.version) for action in actions]
+    items += [GameButton(action, game.id, game.version, lang) for action in actions]
     return view_of(*items)
 
 
-def text_board(view: GameView) -> str:
+def text_board(view: GameView, lang: Language = ENGLISH) -> str:
     """The position for screen readers: pieces by square, whose turn, and the legal moves."""
     game = view.game
     board = game.board()
     g = board.variant.geometry
-    groups: dict[str, list[str]] = {"Black men": [], "Black kings": [], "White men": [], "White kings": []}
+    groups: dict[tuple[Color, bool], list[str]] = {
+        (c, k): [] for c in (Color.BLACK, Color.WHITE) for k in (False, True)
+    }
     for square in range(1, g.squares + 1):
         piece = board.piece_at(square)
         if piece is not None:
-            key = f"{piece.color.label} {'kings' if piece.king else 'men'}"
-            groups[key].append(str(square))
-    lines = [f"{get_variant(game.variant).title}: {game.black.name} (Black) against {game.white.name} (White)."]
-    lines += [f"{key}: {', '.join(squares) if squares else 'none'}." for key, squares in groups.items()]
+            groups[piece.color, piece.king].append(str(square))
+    names = {
+        (Color.BLACK, False): lang._("Black men"),
+        (Color.BLACK, True): lang._("Black kings"),
+        (Color.WHITE, False): lang._("White men"),
+        (Color.WHITE, True): lang._("White kings"),
+    }
+    lines = [
+        lang._(
+            "{variant}: {black} (Black) against {white} (White).",
+            variant=lang.data("variant", get_variant(game.variant).title),
+            black=game.black.name,
+            white=game.white.name,
+        )
+    ]
+    lines += [f"{names[key]}: {', '.join(squares) if squares else lang._('none')}." for key, squares in groups.items()]
     last = _last_move(board)
     if last is not None:
-        lines.append(f"Last move: {last[1].label} {last[0].text()} ({board.algebraic(last[0])}).")
+        lines.append(
+            lang._(
+                "Last move: {side} {move} ({algebraic}).",
+                side=side_name(last[1]),
+                move=last[0].text(),
+                algebraic=board.algebraic(last[0]),
+            )
+        )
     if game.is_active:
-        lines.append(f"{view.to_move.name} ({view.turn.label}) to move.")
+        lines.append(lang._("{name} ({side}) to move.", name=view.to_move.name, side=side_name(view.turn)))
         both = (f"{m} ({algebraic(game.variant, m)})" for m in view.legal_moves)
-        lines.append(f"Legal moves: {', '.join(both)}.")
+        lines.append(lang._("Legal moves: {moves}.", moves=", ".join(both)))
     else:
-        lines.append(f"Game over: {game.end_text} ({game.result}).")
-    lines.append(f"Squares are numbered 1 to {g.squares}, left to right from the top row.")
+        lines.append(lang._("Game over: {end} ({result}).", end=end_text(game), result=game.result))
+    lines.append(lang._("Squares are numbered 1 to {count}, left to right from the top row.", count=g.squares))
     lines.append("```\n" + board.ascii() + "\n```")
     return "\n".join(lines)[:2000]

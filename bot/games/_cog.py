@@ -32,12 +32,16 @@ from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
 from bot.games._finder import GameFinder
 from bot.games._handlers import ComponentHandlers, user_of
 from bot.games._keeper import BoardKeeper, Where
+from bot.games._locale import channel_language, rules_message, user_language
 from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import (
     busy_refusal,
     challenge_content,
     history_line,
     leaderboard_embed,
+    leaderboard_title,
+    slash,
+    slash_name,
     stats_embed,
     thread_notice,
 )
@@ -45,6 +49,7 @@ from bot.games._respond import kind_of, metrics_of, send, within_deadline
 from bot.games._review import ReviewHandlers
 from bot.games._theme import BoardThemes
 from bot.games._threads import CommandThread, thread_name, threads_allowed
+from bot.i18n import ENGLISH, Language, Text, _
 from bot.service import (
     Challenge,
     ChannelBusyError,
@@ -62,21 +67,21 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 Choice = app_commands.Choice
 
-COLOUR_CHOICES = [Choice(name="Black (moves first)", value="black"), Choice(name="White", value="white")]
-COLOUR_CHOICES.append(Choice(name="Random", value="random"))
-SCOPE_CHOICES = [Choice(name="This server", value="server"), Choice(name="Everyone", value="global")]
+COLOUR_CHOICES = [Choice(name=_("Black (moves first)"), value="black"), Choice(name=_("White"), value="white")]
+COLOUR_CHOICES.append(Choice(name=_("Random"), value="random"))
+SCOPE_CHOICES = [Choice(name=_("This server"), value="server"), Choice(name=_("Everyone"), value="global")]
 TURN_TIMES = [
-    Choice(name="1 minute", value=60),
-    Choice(name="5 minutes", value=300),
-    Choice(name="15 minutes", value=900),
-    Choice(name="1 hour", value=3600),
-    Choice(name="12 hours", value=43200),
-    Choice(name="1 day", value=86400),
-    Choice(name="3 days", value=259200),
-    Choice(name="7 days", value=604800),
+    Choice(name=_("1 minute"), value=60),
+    Choice(name=_("5 minutes"), value=300),
+    Choice(name=_("15 minutes"), value=900),
+    Choice(name=_("1 hour"), value=3600),
+    Choice(name=_("12 hours"), value=43200),
+    Choice(name=_("1 day"), value=86400),
+    Choice(name=_("3 days"), value=259200),
+    Choice(name=_("7 days"), value=604800),
 ]
 
-NEW_GAME_OPTIONS = {"variant": "The rules to play", "position": "A FEN to start from (the game is unrated)"}
+NEW_GAME_OPTIONS = {"variant": _("The rules to play"), "position": _("A FEN to start from (the game is unrated)")}
 """The descriptions of the options every command that starts a game has."""
 
 
@@ -88,13 +93,13 @@ class _CheckError(app_commands.CheckFailure):
         self.original = original
 
 
-def slow_down(error: RateLimitedError) -> str:
+def slow_down(error: RateLimitedError) -> Text:
     """The answer to a command or click over the rate limits: who went too fast, and when to go on (a Discord
     timestamp that each reader sees as "in 3 seconds")."""
     when = f"<t:{math.ceil(error.retry_at)}:R>"
     if error.server:
-        return f"Slow down: this server is sending King Me too much at once. Try again {when}."
-    return f"Slow down: you are going too fast. Try again {when}."
+        return _("Slow down: this server is sending King Me too much at once. Try again {when}.", when=when)
+    return _("Slow down: you are going too fast. Try again {when}.", when=when)
 
 
 def _default_level() -> str:
@@ -103,24 +108,28 @@ def _default_level() -> str:
 
 async def _level_choices(interaction: Interaction, current: str) -> list[Choice[str]]:
     needle = current.strip().lower()
+    lang = user_language(interaction)
+    summaries = ((name, lang.data("level", level.summary)) for name, level in levels().items())
     return [
-        Choice(name=f"{name}: {level.summary}"[:100], value=name)
-        for name, level in levels().items()
-        if needle in name or needle in level.summary.lower()
+        Choice(name=f"{name}: {summary}"[:100], value=name)
+        for name, summary in summaries
+        if needle in name or needle in summary.lower()
     ][:25]
 
 
 async def _variant_choices(interaction: Interaction, current: str) -> list[Choice[str]]:
     needle = current.strip().lower()
+    lang = user_language(interaction)
+    titles = ((name, lang.data("variant", variant.title)) for name, variant in VARIANTS.items())
     return [
-        Choice(name=f"{variant.title} ({name})"[:100], value=name)
-        for name, variant in VARIANTS.items()
-        if needle in name or needle in variant.title.lower()
+        Choice(name=f"{title} ({name})"[:100], value=name)
+        for name, title in titles
+        if needle in name or needle in title.lower()
     ][:25]
 
 
 @app_commands.guild_only()
-class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_description="Play checkers"):
+class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_description=_("Play checkers")):
     """Checkers games: against the AI, against each other, and AI exhibitions."""
 
     def __init__(self, bot: commands.Bot, service: GameService, settings: Settings, links: PublicLinks) -> None:
@@ -171,14 +180,16 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """Tell the user why their request failed, in a short ephemeral message."""
         original = getattr(error, "original", error)
         limit = 300
+        lang = user_language(interaction)
+        text: str
         if isinstance(original, RateLimitedError):
             text = slow_down(original)
         elif isinstance(original, ChannelBusyError):
-            text, limit = await self._busy_text(interaction) or original.message, 1000
-        elif isinstance(original, ServiceError):
-            text = original.message
-        elif isinstance(original, Refusal | RulesError):  # RulesError: a move the rules refuse
-            text = str(original)
+            text, limit = await self._busy_text(interaction, lang) or original.message, 1000
+        elif isinstance(original, ServiceError | Refusal):
+            text = rules_message(original.message)  # the service passes on some of the rules' messages
+        elif isinstance(original, RulesError):  # a move the rules refuse
+            text = rules_message(str(original))
         elif isinstance(original, app_commands.NoPrivateMessage):
             text = say.GUILD_ONLY
         elif isinstance(original, app_commands.TransformerError):
@@ -192,11 +203,11 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         if interaction.type is discord.InteractionType.autocomplete:
             return
         try:
-            await send(interaction, ephemeral=True, content=say.short(text, limit))
+            await send(interaction, ephemeral=True, content=say.short(text, limit, lang))
         except discord.HTTPException:
             log.warning("could not tell the user about an error in %s", interaction.command)
 
-    async def _busy_text(self, interaction: Interaction) -> str | None:
+    async def _busy_text(self, interaction: Interaction, lang: Language) -> str | None:
         """Whose game holds this channel (or thread), with a link to it and how it ends; None if it is gone."""
         try:
             views = await self.service.channel_games(interaction.guild_id or 0, interaction.channel_id or 0)
@@ -206,7 +217,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return None
         channel = interaction.channel
         parent = channel.parent_id if isinstance(channel, discord.Thread) else None
-        return busy_refusal(views[0], str(interaction.user.id), parent)
+        return busy_refusal(views[0], str(interaction.user.id), parent, lang)
 
     # -- helpers --------------------------------------------------------------------------------------------------
 
@@ -238,7 +249,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 raise
             if result.game is not None and room is not None and room.thread is not None:
                 await self.boards.post(result.game, room.thread)
-                await room.announce(thread_notice(result.game, room.thread.id))
+                await room.announce(thread_notice(result.game, room.thread.id, channel_language(interaction)))
             elif result.game is not None:
                 await self._post_board(interaction, result.game)
         return result
@@ -247,7 +258,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         self,
         interaction: Interaction,
         call: Callable[[GameView], Awaitable[Result]],
-        ack: Callable[[Result], str],
+        ack: Callable[[Result], Text],
     ) -> None:
         """Do ``call`` in the user's game of this channel, acknowledge it privately and show it on the board."""
 
@@ -255,16 +266,17 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return await call(await self.finder.game_here(interaction, mine=True))
 
         result = await within_deadline(interaction, work(), ephemeral=True)
-        await send(interaction, ephemeral=True, content=say.short(ack(result)))
+        await send(interaction, ephemeral=True, content=say.short(ack(result), lang=user_language(interaction)))
         if result.game is not None:
             await self.events.after(result.game, result.events)
 
     async def _show_challenge(self, interaction: Interaction, challenge: Challenge) -> None:
         """Answer with the challenge and its buttons, and record that message with the challenge."""
+        lang = channel_language(interaction)
         message_id = await send(
             interaction,
-            content=challenge_content(challenge),
-            view=challenge_controls(challenge),
+            content=challenge_content(challenge, lang),
+            view=challenge_controls(challenge, lang),
             allowed_mentions=MENTIONS,
         )
         if message_id is not None:
@@ -273,11 +285,11 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     # -- commands -------------------------------------------------------------------------------------------------
 
-    @app_commands.command(description="Play against the AI")
+    @app_commands.command(description=_("Play against the AI"))
     @app_commands.describe(
-        level="How strong the AI plays",
-        colour="Your side (Black moves first)",
-        think="The AI's thinking time in seconds a move",
+        level=_("How strong the AI plays"),
+        colour=_("Your side (Black moves first)"),
+        think=_("The AI's thinking time in seconds a move"),
         **NEW_GAME_OPTIONS,
     )
     @app_commands.choices(colour=COLOUR_CHOICES)
@@ -308,8 +320,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         await self._open(interaction, start, thread_name(interaction.user.display_name, f"AI ({level})"))
 
-    @app_commands.command(description="Challenge someone to a rated game")
-    @app_commands.describe(opponent="Who you want to play", turn_time="Time for each move", **NEW_GAME_OPTIONS)
+    @app_commands.command(description=_("Challenge someone to a rated game"))
+    @app_commands.describe(opponent=_("Who you want to play"), turn_time=_("Time for each move"), **NEW_GAME_OPTIONS)
     @app_commands.choices(turn_time=TURN_TIMES)
     @app_commands.autocomplete(variant=_variant_choices)
     async def challenge(
@@ -336,17 +348,19 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         assert result.challenge is not None
         await self._show_challenge(interaction, result.challenge)
 
-    @app_commands.command(description="Play a move by typing it, e.g. 11-15 or 15x24")
-    @app_commands.describe(move="Your move: 11-15 or f6-e5, a capture 15x24 or e5xc3, a multi-jump 1x10x19")
+    @app_commands.command(description=_("Play a move by typing it, e.g. 11-15 or 15x24"))
+    @app_commands.describe(move=_("Your move: 11-15 or f6-e5, a capture 15x24 or e5xc3, a multi-jump 1x10x19"))
     async def move(self, interaction: Interaction, move: app_commands.Range[str, 1, 60]) -> None:
         def call(view: GameView) -> Awaitable[Result]:
             return self.service.move(view.id, interaction.guild_id, user_of(interaction.user), move.strip())
 
-        def ack(result: Result) -> str:
+        def ack(result: Result) -> Text:
             played = next((e.data.get("move") for e in result.events if e.kind is EventKind.MOVE_PLAYED), None)
             if played is None or result.game is None:
-                return f"You played {move}."
-            return f"You played {played} ({algebraic(result.game.game.variant, played)})."
+                return _("You played {move}.", move=move)
+            return _(
+                "You played {move} ({algebraic}).", move=played, algebraic=algebraic(result.game.game.variant, played)
+            )
 
         await self._act(interaction, call, ack)
 
@@ -365,48 +379,49 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             :25
         ]
 
-    @app_commands.command(description="Show the board of this channel's game")
-    @app_commands.describe(text="A plain-text board and the legal moves, for screen readers (only you see it)")
+    @app_commands.command(description=_("Show the board of this channel's game"))
+    @app_commands.describe(text=_("A plain-text board and the legal moves, for screen readers (only you see it)"))
     async def board(self, interaction: Interaction, text: bool = False) -> None:
         view = await within_deadline(interaction, self.finder.game_here(interaction, mine=False), ephemeral=text)
         if text:
-            await send(interaction, ephemeral=True, content=text_board(view))
+            await send(interaction, ephemeral=True, content=text_board(view, user_language(interaction)))
         elif str(interaction.channel_id) == view.game.channel_id:
             await self._post_board(interaction, view)  # in the game's own channel or thread: its board again
         else:  # elsewhere a copy without controls, never wired to the game's updates or pings
-            await send(interaction, **board_message(view, theme=self.themes.current).copy_fields())
+            board = board_message(view, theme=self.themes.current, lang=channel_language(interaction))
+            await send(interaction, **board.copy_fields())
 
-    @app_commands.command(description="Resign your game in this channel (you confirm with a second button)")
+    @app_commands.command(description=_("Resign your game in this channel (you confirm with a second button)"))
     async def resign(self, interaction: Interaction) -> None:
         view = await within_deadline(interaction, self.finder.game_here(interaction, mine=True), ephemeral=True)
         await self.clicks.ask_resign(interaction, view)
 
-    @app_commands.command(description="Offer a draw, or accept your opponent's offer")
+    @app_commands.command(description=_("Offer a draw, or accept your opponent's offer"))
     async def draw(self, interaction: Interaction) -> None:
         def call(view: GameView) -> Awaitable[Result]:  # an offer answering the opponent's offer accepts it
             return self.service.offer_draw(view.id, interaction.guild_id, user_of(interaction.user))
 
-        def ack(result: Result) -> str:
+        def ack(result: Result) -> Text:
             ended = result.game is not None and not result.game.game.is_active
-            return "You accepted the draw." if ended else "You offered a draw."
+            return _("You accepted the draw.") if ended else _("You offered a draw.")
 
         await self._act(interaction, call, ack)
 
-    @app_commands.command(description="Take back your last move (your opponent must agree)")
+    @app_commands.command(description=_("Take back your last move (your opponent must agree)"))
     async def takeback(self, interaction: Interaction) -> None:
         def call(view: GameView) -> Awaitable[Result]:
             return self.service.takeback(view.id, interaction.guild_id, user_of(interaction.user))
 
-        def ack(result: Result) -> str:
+        def ack(result: Result) -> Text:
             if result.game is None or any(e.kind is EventKind.TAKEBACK_DONE for e in result.events):
-                return "You took back your last move."
+                return _("You took back your last move.")
             game = result.game.game
             me = game.color_of(str(interaction.user.id))
-            return say.takeback_asked(game.player(me.opponent).name if me is not None else "your opponent")
+            return say.takeback_asked(game.player(me.opponent).name if me is not None else _("your opponent"))
 
         await self._act(interaction, call, ack)
 
-    @app_commands.command(description="Play your last game again with colours swapped")
+    @app_commands.command(description=_("Play your last game again with colours swapped"))
     async def rematch(self, interaction: Interaction) -> None:
         uid = str(interaction.user.id)
 
@@ -423,20 +438,20 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             assert result.challenge is not None
             await self._show_challenge(interaction, result.challenge)
 
-    @app_commands.command(description="The best rated players")
-    @app_commands.describe(scope="This server's ladder or everyone's", variant="The rules")
+    @app_commands.command(description=_("The best rated players"))
+    @app_commands.describe(scope=_("This server's ladder or everyone's"), variant=_("The rules"))
     @app_commands.choices(scope=SCOPE_CHOICES)
     @app_commands.autocomplete(variant=_variant_choices)
     async def leaderboard(self, interaction: Interaction, scope: str = "server", variant: str = "american") -> None:
         guild = interaction.guild_id if scope == "server" else None
         entries = await within_deadline(interaction, self.service.leaderboard(variant, guild, 10))
-        where = "this server" if guild is not None else "everyone"
-        title = f"Leaderboard: {VARIANTS[variant].title if variant in VARIANTS else variant}, {where}"
+        lang = channel_language(interaction)  # the leaderboard is shown to everyone in the channel
+        title = leaderboard_title(lang, variant, everyone=guild is None)
         url = self.links.leaderboard(guild, variant)
-        await send(interaction, embed=leaderboard_embed(entries, title, url))
+        await send(interaction, embed=leaderboard_embed(entries, title, url, lang))
 
-    @app_commands.command(description="A player's rating and record")
-    @app_commands.describe(user="Whose statistics (you by default)", variant="The rules")
+    @app_commands.command(description=_("A player's rating and record"))
+    @app_commands.describe(user=_("Whose statistics (you by default)"), variant=_("The rules"))
     @app_commands.autocomplete(variant=_variant_choices)
     async def stats(
         self, interaction: Interaction, user: discord.User | None = None, variant: str = "american"
@@ -447,22 +462,25 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             here = await self.service.stats(target.id, variant, interaction.guild_id)
             everyone = await self.service.stats(target.id, variant, None)
             name = target.display_name  # the store knows the names of players only
-            return [stats_embed(here, "this server", name), stats_embed(everyone, "everyone", name)]
+            lang = user_language(interaction)
+            return [stats_embed(here, False, name, lang), stats_embed(everyone, True, name, lang)]
 
         embeds = await within_deadline(interaction, work(), ephemeral=True)
         await send(interaction, ephemeral=True, embeds=embeds)
 
-    @app_commands.command(description="A player's recent games")
-    @app_commands.describe(user="Whose games (you by default)")
+    @app_commands.command(description=_("A player's recent games"))
+    @app_commands.describe(user=_("Whose games (you by default)"))
     async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         games = await within_deadline(interaction, self.service.history(target.id, 10), ephemeral=True)
-        lines = [history_line(g, str(target.id)) for g in games] or ["No finished games yet."]
-        embed = discord.Embed(title=f"Recent games of {target.display_name}", description="\n".join(lines)[:4000])
+        lang = user_language(interaction)
+        lines = [history_line(g, str(target.id), lang) for g in games] or [lang._("No finished games yet.")]
+        title = lang._("Recent games of {name}", name=target.display_name)
+        embed = discord.Embed(title=title, description="\n".join(lines)[:4000])
         await send(interaction, ephemeral=True, embed=embed)
 
-    @app_commands.command(description="Download a game as PDN")
-    @app_commands.describe(game="The game id (this channel's game, or your last one, by default)")
+    @app_commands.command(description=_("Download a game as PDN"))
+    @app_commands.describe(game=_("The game id (this channel's game, or your last one, by default)"))
     async def export(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
         async def work() -> tuple[str, GameView]:
             if game is not None:
@@ -476,17 +494,20 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         pdn, view = await within_deadline(interaction, work(), ephemeral=True)
         shown = pdn if len(pdn) < 1500 else pdn[:1500] + "\n…"
-        content = f"Game `{view.id}` · position now: `{view.fen}`\n```\n{shown}\n```"
+        heading = user_language(interaction)._(
+            "Game {game} · position now: {fen}", game=f"`{view.id}`", fen=f"`{view.fen}`"
+        )
+        content = f"{heading}\n```\n{shown}\n```"
         file = discord.File(io.BytesIO(pdn.encode()), filename=f"kingme-{view.id}.pdn")
         await send(interaction, ephemeral=True, content=content, file=file)
 
-    @app_commands.command(description="Review a finished game: each player's accuracy, mistakes and better moves")
-    @app_commands.describe(game="The game id (your last finished game here, or your last one, by default)")
+    @app_commands.command(description=_("Review a finished game: each player's accuracy, mistakes and better moves"))
+    @app_commands.describe(game=_("The game id (your last finished game here, or your last one, by default)"))
     async def analyse(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
         await self.reviews.on_command(interaction, game)
 
-    @app_commands.command(description="Watch two AI levels play each other")
-    @app_commands.describe(level_a="The AI playing Black", level_b="The AI playing White", variant="The rules")
+    @app_commands.command(description=_("Watch two AI levels play each other"))
+    @app_commands.describe(level_a=_("The AI playing Black"), level_b=_("The AI playing White"), variant=_("The rules"))
     @app_commands.autocomplete(level_a=_level_choices, level_b=_level_choices, variant=_variant_choices)
     async def watch(self, interaction: Interaction, level_a: str, level_b: str, variant: str = "american") -> None:
         def start(room: CommandThread | None) -> Awaitable[Result]:
@@ -495,32 +516,37 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         await self._open(interaction, start, thread_name(f"AI ({level_a})", f"AI ({level_b})"))
 
-    @app_commands.command(description="See what King Me stores about you, and delete it")
+    @app_commands.command(description=_("See what King Me stores about you, and delete it"))
     async def privacy(self, interaction: Interaction) -> None:
         await _privacy.show(interaction, self.service)
 
-    @app_commands.command(description="How to play, and every command")
+    @app_commands.command(description=_("How to play, and every command"))
     async def help(self, interaction: Interaction) -> None:
-        await send(interaction, ephemeral=True, embed=help_embed())
+        await send(interaction, ephemeral=True, embed=help_embed(user_language(interaction)))
 
 
-def command_list() -> list[tuple[str, str]]:
-    """Every ``/checkers`` subcommand as registered, with its options (optional ones in brackets) and description:
-    the source of ``/checkers help`` and of the README's command list."""
+def command_list(lang: Language = ENGLISH) -> list[tuple[str, str]]:
+    """Every ``/checkers`` subcommand as registered, with its options (optional ones in brackets) and description
+    (in English: :func:`help_embed` says it in the reader's language), the names as ``lang``'s Discord client shows
+    them: the source of ``/checkers help`` and of the README's command list."""
+
     rows = []
     for command in GamesCog.__cog_app_commands__:
         if isinstance(command, app_commands.Command):
-            options = " ".join(p.name if p.required else f"[{p.name}]" for p in command.parameters)
-            rows.append((f"/{GamesCog.__cog_group_name__} {command.name} {options}".strip(), command.description))
+            named = (
+                slash_name(lang, p.name) if p.required else f"[{slash_name(lang, p.name)}]" for p in command.parameters
+            )
+            usage = f"{slash(lang, command.name)} {' '.join(named)}".strip()
+            rows.append((usage, command.description))
     return rows
 
 
-def help_embed() -> discord.Embed:
-    commands_text = "\n".join(f"`{usage}`: {text}" for usage, text in command_list())
-    description = f"{say.MOVE_HINT}\n\n**Commands**\n{commands_text}"
-    embed = discord.Embed(title="King Me: checkers on Discord", description=description[:4096])
-    level_text = "\n".join(f"**{name}**: {level.summary}" for name, level in levels().items())
-    embed.add_field(name="AI levels", value=level_text[:1024], inline=False)
-    variant_text = ", ".join(f"{v.title} (`{name}`)" for name, v in VARIANTS.items())
-    embed.add_field(name="Variants", value=variant_text[:1024], inline=False)
+def help_embed(lang: Language = ENGLISH) -> discord.Embed:
+    commands_text = "\n".join(f"`{usage}`: {lang.say(Text(text))}" for usage, text in command_list(lang))
+    description = f"{lang.say(say.MOVE_HINT)}\n\n**{lang._('Commands')}**\n{commands_text}"
+    embed = discord.Embed(title=lang._("King Me: checkers on Discord"), description=description[:4096])
+    level_text = "\n".join(f"**{name}**: {lang.data('level', level.summary)}" for name, level in levels().items())
+    embed.add_field(name=lang._("AI levels"), value=level_text[:1024], inline=False)
+    variant_text = ", ".join(f"{lang.data('variant', v.title)} (`{name}`)" for name, v in VARIANTS.items())
+    embed.add_field(name=lang._("Variants"), value=variant_text[:1024], inline=False)
     return embed

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord.ext import commands
 
+from bot.i18n import ENGLISH, Language, _
 from bot.service import Challenge, GameView
 
 if TYPE_CHECKING:
@@ -78,10 +79,16 @@ class PieceSelect(
 ):
     """Choose one of the pieces that can move; the board then shows that piece's moves."""
 
-    def __init__(self, game_id: str, version: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        lang: Language = ENGLISH,
+    ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"{PREFIX}:p:{game_id}:{version}",
-            placeholder="Choose a piece to move",
+            placeholder=lang._("Choose a piece to move"),
             options=options or [discord.SelectOption(label="-", value="0")],
             row=0,
         )
@@ -101,11 +108,16 @@ class MoveSelect(
     """Choose one of the chosen piece's moves (multi-jump paths in full)."""
 
     def __init__(
-        self, game_id: str, version: int, square: int, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: str,
+        version: int,
+        square: int,
+        options: list[discord.SelectOption] | None = None,
+        lang: Language = ENGLISH,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"{PREFIX}:m:{game_id}:{version}:{square}",
-            placeholder=f"Move the piece on {square}",
+            placeholder=lang._("Move the piece on {square}", square=square),
             options=options or [discord.SelectOption(label="-", value="-")],
             row=1,
         )
@@ -118,22 +130,22 @@ class MoveSelect(
 
 
 _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "resign": ("Resign", discord.ButtonStyle.danger),
-    "draw": ("Offer draw", discord.ButtonStyle.secondary),
-    "drawyes": ("Accept draw", discord.ButtonStyle.success),
-    "drawno": ("Decline draw", discord.ButtonStyle.secondary),
-    "tbyes": ("Allow takeback", discord.ButtonStyle.success),
-    "tbno": ("Refuse takeback", discord.ButtonStyle.secondary),
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.danger),
-    "confirm": ("Really resign?", discord.ButtonStyle.danger),
-    "cancel": ("Cancel", discord.ButtonStyle.secondary),
+    "resign": (_("Resign"), discord.ButtonStyle.danger),
+    "draw": (_("Offer draw"), discord.ButtonStyle.secondary),
+    "drawyes": (_("Accept draw"), discord.ButtonStyle.success),
+    "drawno": (_("Decline draw"), discord.ButtonStyle.secondary),
+    "tbyes": (_("Allow takeback"), discord.ButtonStyle.success),
+    "tbno": (_("Refuse takeback"), discord.ButtonStyle.secondary),
+    "accept": (_("Accept"), discord.ButtonStyle.success),
+    "decline": (_("Decline"), discord.ButtonStyle.danger),
+    "confirm": (_("Really resign?"), discord.ButtonStyle.danger),
+    "cancel": (_("Cancel"), discord.ButtonStyle.secondary),
 }
 
 
-def _button(action: str, custom_id: str, row: int | None = None) -> discord.ui.Button[Any]:
+def _button(action: str, custom_id: str, row: int | None = None, lang: Language = ENGLISH) -> discord.ui.Button[Any]:
     label, style = _BUTTONS[action]
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row)
+    return discord.ui.Button(label=lang.say(label), style=style, custom_id=custom_id, row=row)
 
 
 class GameButton(
@@ -143,8 +155,8 @@ class GameButton(
 ):
     """Resign, offer a draw, or answer a draw or takeback offer."""
 
-    def __init__(self, action: str, game_id: str, version: int) -> None:
-        super().__init__(_button(action, f"{PREFIX}:b:{action}:{game_id}:{version}", row=2))
+    def __init__(self, action: str, game_id: str, version: int, lang: Language = ENGLISH) -> None:
+        super().__init__(_button(action, f"{PREFIX}:b:{action}:{game_id}:{version}", row=2, lang=lang))
         self.action, self.game_id, self.version = action, game_id, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -158,8 +170,8 @@ class ChallengeButton(
 ):
     """Accept or decline a challenge (the challenger's Decline withdraws it)."""
 
-    def __init__(self, action: str, challenge_id: str, version: int) -> None:
-        super().__init__(_button(action, f"{PREFIX}:c:{action}:{challenge_id}:{version}"))
+    def __init__(self, action: str, challenge_id: str, version: int, lang: Language = ENGLISH) -> None:
+        super().__init__(_button(action, f"{PREFIX}:c:{action}:{challenge_id}:{version}", lang=lang))
         self.action, self.challenge_id, self.version = action, challenge_id, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -172,8 +184,8 @@ class ResignConfirm(
 ):
     """The second step of resigning, on an ephemeral message only the player sees: "Really resign?"."""
 
-    def __init__(self, game_id: str, version: int) -> None:
-        super().__init__(_button("confirm", f"{PREFIX}:r:{game_id}:{version}"))
+    def __init__(self, game_id: str, version: int, lang: Language = ENGLISH) -> None:
+        super().__init__(_button("confirm", f"{PREFIX}:r:{game_id}:{version}", lang=lang))
         self.game_id, self.version = game_id, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -183,8 +195,8 @@ class ResignConfirm(
 class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:rc:{_GAME}"):
     """Beside "Really resign?": changed my mind, the game goes on."""
 
-    def __init__(self, game_id: str) -> None:
-        super().__init__(_button("cancel", f"{PREFIX}:rc:{game_id}"))
+    def __init__(self, game_id: str, lang: Language = ENGLISH) -> None:
+        super().__init__(_button("cancel", f"{PREFIX}:rc:{game_id}", lang=lang))
         self.game_id = game_id
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -194,10 +206,13 @@ class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]]
 class AnalyseButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:a:{_GAME}"):
     """Under a game's result: review the game (``/checkers analyse``), answered privately."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, lang: Language = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Analyse", emoji="🔎", style=discord.ButtonStyle.primary, custom_id=f"{PREFIX}:a:{game_id}"
+                label=lang._("Analyse"),
+                emoji="🔎",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:a:{game_id}",
             )
         )
         self.game_id = game_id
@@ -213,8 +228,10 @@ class ReviewPage(
 ):
     """Previous or Next under a review: shows page ``page`` (from 0) of its key moments."""
 
-    def __init__(self, game_id: str, page: int, direction: str = "next", *, disabled: bool = False) -> None:
-        label = "◀ Previous" if direction == "previous" else "Next ▶"
+    def __init__(
+        self, game_id: str, page: int, direction: str = "next", *, disabled: bool = False, lang: Language = ENGLISH
+    ) -> None:
+        label = lang._("◀ Previous") if direction == "previous" else lang._("Next ▶")
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label,
             style=discord.ButtonStyle.secondary,
@@ -248,14 +265,14 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def resign_controls(view: GameView) -> discord.ui.View:
-    return view_of(ResignConfirm(view.id, view.version), ResignCancel(view.id))
+def resign_controls(view: GameView, lang: Language = ENGLISH) -> discord.ui.View:
+    return view_of(ResignConfirm(view.id, view.version, lang), ResignCancel(view.id, lang))
 
 
-def result_controls(game_id: str) -> discord.ui.View:
+def result_controls(game_id: str, lang: Language = ENGLISH) -> discord.ui.View:
     """Under a game's result message."""
-    return view_of(AnalyseButton(game_id))
+    return view_of(AnalyseButton(game_id, lang))
 
 
-def challenge_controls(challenge: Challenge) -> discord.ui.View:
-    return view_of(*(ChallengeButton(action, challenge.id, challenge.version) for action in CHALLENGE_ACTIONS))
+def challenge_controls(challenge: Challenge, lang: Language = ENGLISH) -> discord.ui.View:
+    return view_of(*(ChallengeButton(action, challenge.id, challenge.version, lang) for action in CHALLENGE_ACTIONS))

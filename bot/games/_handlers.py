@@ -22,11 +22,13 @@ from bot.games._announce import Announcer
 from bot.games._board import BoardMessage
 from bot.games._components import resign_controls
 from bot.games._keeper import BoardKeeper, Where
+from bot.games._locale import channel_language, user_language
 from bot.games._messages import Refusal
 from bot.games._render import closed_challenge_content
 from bot.games._respond import observe, send, update, within_deadline
 from bot.games._threads import ARCHIVE_AFTER, close_thread, thread_name, threads_allowed
-from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User
+from bot.i18n import _
+from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User, end_text
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -100,21 +102,22 @@ class ComponentHandlers:
         """The first step of resigning: an ephemeral "Really resign?" button, for players only."""
         if view.game.color_of(str(interaction.user.id)) is None:
             raise Refusal(say.NOT_A_PLAYER)
+        lang = user_language(interaction)
         text = say.RESIGN_CONFIRM_RATED if view.game.rated else say.RESIGN_CONFIRM_UNRATED
-        await send(interaction, ephemeral=True, content=text, view=resign_controls(view))
+        await send(interaction, ephemeral=True, content=lang.say(text), view=resign_controls(view, lang))
 
     @rate_limited
     async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
         """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
         work = self._service.resign(game_id, interaction.guild_id, user_of(interaction.user))
         result = await within_deadline(interaction, work)
-        await update(interaction, content=say.RESIGNED, view=None)
+        await update(interaction, content=user_language(interaction).say(say.RESIGNED), view=None)
         if result.game is not None:
             await self._events.after(result.game, result.events)
 
     async def on_resign_cancelled(self, interaction: Interaction) -> None:
         """The player changed their mind: the question goes, the game goes on."""
-        await update(interaction, content=say.RESIGN_CANCELLED, view=None)
+        await update(interaction, content=user_language(interaction).say(say.RESIGN_CANCELLED), view=None)
 
     async def _apply(self, interaction: Interaction, game_id: str, work: Awaitable[Result]) -> None:
         """Run a game action from a board's control and show its result on that board; an action on a position that
@@ -137,8 +140,8 @@ class ComponentHandlers:
 
     async def _show_current(self, interaction: Interaction, view: GameView) -> None:
         await self._update_board(interaction, view)
-        text = say.POSITION_CHANGED if view.game.is_active else say.GAME_ENDED.format(end=view.game.end_text)
-        await interaction.followup.send(text, ephemeral=True)
+        text = say.POSITION_CHANGED if view.game.is_active else say.game_ended(end_text(view.game))
+        await interaction.followup.send(user_language(interaction).say(text), ephemeral=True)
 
     async def _update_board(self, interaction: Interaction, view: GameView, selected: int | None = None) -> None:
         """Answer a click by showing the newest view on the clicked message, which becomes the game's board.
@@ -156,7 +159,8 @@ class ComponentHandlers:
                 except discord.NotFound as exc:
                     if exc.code != UNKNOWN_MESSAGE:
                         raise
-                    await send(interaction, ephemeral=True, content=say.BOARD_MOVED)  # replaced as the click came
+                    moved = user_language(interaction).say(say.BOARD_MOVED)  # the board was replaced as the click came
+                    await send(interaction, ephemeral=True, content=moved)
                     return None
             message = interaction.message
             return (message.channel.id, message.id) if message is not None else None
@@ -178,8 +182,11 @@ class ComponentHandlers:
         if action == "accept":
             result, place = await within_deadline(interaction, self._accept(interaction, challenge_id, me))
             assert result.game is not None and result.challenge is not None
-            where = f": the game is in <#{place.id}>" if isinstance(place, discord.Thread) else ""
-            text = closed_challenge_content(result.challenge, f"✅ {me.name} accepted{where}.")
+            if isinstance(place, discord.Thread):
+                accepted = _("✅ {name} accepted: the game is in {thread}.", name=me.name, thread=f"<#{place.id}>")
+            else:
+                accepted = _("✅ {name} accepted.", name=me.name)
+            text = closed_challenge_content(result.challenge, accepted, channel_language(interaction))
             await update(interaction, content=text, view=None)
             await self._boards.post(result.game, place)
             return
@@ -192,8 +199,9 @@ class ComponentHandlers:
             result = await self._service.cancel(challenge_id, guild, me)
         else:
             result = await self._service.decline(challenge_id, guild, me)
-        text = f"✖️ {result.events[0].text}." if result.events else "✖️ Closed."
-        await update(interaction, content=closed_challenge_content(challenge, text), view=None)
+        text = _("✖️ {event}.", event=result.events[0].text) if result.events else _("✖️ Closed.")
+        content = closed_challenge_content(challenge, text, channel_language(interaction))
+        await update(interaction, content=content, view=None)
 
     async def _accept(
         self, interaction: Interaction, challenge_id: str, me: User

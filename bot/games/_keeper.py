@@ -30,7 +30,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.games._board import BoardMessage, board_message
+from bot.games._locale import guild_language
 from bot.games._theme import BoardThemes
+from bot.i18n import Language
 from bot.locks import KeyedLocks
 from bot.service import GameService, GameState, GameView, MessageRef
 
@@ -143,6 +145,10 @@ class BoardKeeper:
         spot = self.spot(game)
         return spot.channel_id if spot is not None else int(game.channel_id)
 
+    def language(self, guild_id: str | int) -> Language:
+        """The language of what is shown to everyone in a server's channels (see :mod:`bot.games._locale`)."""
+        return guild_language(self._client, guild_id)
+
     def messageable(self, channel_id: int) -> discord.PartialMessageable:
         return self._client.get_partial_messageable(channel_id)
 
@@ -178,7 +184,7 @@ class BoardKeeper:
     async def _show(self, view: GameView, put: Put, selected: int | None) -> None:
         async with self._locks.hold(view.id):
             view = self.newest(view)
-            board = board_message(view, selected, self._themes.current)
+            board = board_message(view, selected, self._themes.current, self.language(view.game.guild_id))
             where = await put(board)
             if where is not None:
                 await self.place(view, *where)

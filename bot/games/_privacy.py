@@ -13,8 +13,10 @@ from discord.ext import commands
 
 from bot.games import _messages as say
 from bot.games._components import PREFIX, view_of
+from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._respond import send, update, within_deadline
+from bot.i18n import ENGLISH, Language, _
 from bot.service import DELETED_NAME, Erasure, GameService, PersonalData
 
 if TYPE_CHECKING:
@@ -22,40 +24,52 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 
-NOT_YOURS = "this button deletes someone else's data"
+NOT_YOURS = _("this button deletes someone else's data")
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def summary(data: PersonalData) -> str:
+def summary(data: PersonalData, lang: Language = ENGLISH) -> str:
     """What is stored, in a few lines, and what deleting it does (or what must happen first)."""
     if data.empty:
-        return "King Me stores nothing about you."
-    lines = ["**What King Me stores about you**"]
+        return lang._("King Me stores nothing about you.")
+    lines = [lang._("**What King Me stores about you**")]
     if data.name:
-        lines.append(f"• Your name, as shown on leaderboards: {discord.utils.escape_markdown(data.name)}")
-    lines.append(f"• {_plural(data.finished_games, 'finished game')} with your name in them")
-    lines.append(f"• Ratings on {_plural(len(data.ratings), 'ladder')}; records against the AI on {data.bot_records}")
+        name = discord.utils.escape_markdown(data.name)
+        lines.append(lang._("• Your name, as shown on leaderboards: {name}", name=name))
+    finished = data.finished_games
     lines.append(
-        f"• {_plural(data.active_games, 'game')} in progress, {_plural(data.pending_challenges, 'pending challenge')}"
+        lang._n(
+            "• {count} finished game with your name in it", "• {count} finished games with your name in them", finished
+        )
     )
+    ladders = lang._n("{count} ladder", "{count} ladders", len(data.ratings))
+    lines.append(
+        lang._("• Ratings on {ladders}; records against the AI on {levels}", ladders=ladders, levels=data.bot_records)
+    )
+    games = lang._n("{count} game in progress", "{count} games in progress", data.active_games)
+    challenges = lang._n("{count} pending challenge", "{count} pending challenges", data.pending_challenges)
+    lines.append(f"• {games}, {challenges}")
     if data.active_games or data.pending_challenges:
-        lines.append("To delete your data, first finish or resign your games and cancel your challenges.")
+        lines.append(lang._("To delete your data, first finish or resign your games and cancel your challenges."))
     else:
         lines.append(
-            f"Deleting removes your name (your games then show “{DELETED_NAME}” and stay in your opponents' history), "
-            "your ratings and your records. It cannot be undone."
+            lang._(
+                "Deleting removes your name (your games then show “{deleted}” and stay in your opponents' history), "
+                "your ratings and your records. It cannot be undone.",
+                deleted=DELETED_NAME,
+            )
         )
     return "\n".join(lines)
 
 
-def erased(done: Erasure) -> str:
-    return (
-        f"Your data is deleted: {_plural(done.games_anonymised, 'game')} now show “{DELETED_NAME}”, "
-        f"{_plural(done.ratings_removed, 'rating')} removed."
+def erased(done: Erasure, lang: Language = ENGLISH) -> str:
+    games = lang._n(
+        "{count} game now shows “{deleted}”",
+        "{count} games now show “{deleted}”",
+        done.games_anonymised,
+        deleted=DELETED_NAME,
     )
+    ratings = lang._n("{count} rating removed", "{count} ratings removed", done.ratings_removed)
+    return lang._("Your data is deleted: {games}, {ratings}.", games=games, ratings=ratings)
 
 
 class DeleteMyData(
@@ -83,7 +97,7 @@ class DeleteMyData(
             if str(interaction.user.id) != self.user_id:
                 raise Refusal(NOT_YOURS)
             done = await within_deadline(interaction, cog.service.erase_personal_data(self.user_id))
-            await update(interaction, content=erased(done), view=None)
+            await update(interaction, content=erased(done, user_language(interaction)), view=None)
         except Exception as exc:
             await cog.report(interaction, exc)
 
@@ -93,4 +107,5 @@ async def show(interaction: Interaction, service: GameService) -> None:
     data = await within_deadline(interaction, service.personal_data(interaction.user.id), ephemeral=True)
     deletable = not data.empty and not data.active_games and not data.pending_challenges
     view = view_of(DeleteMyData(str(interaction.user.id))) if deletable else None
-    await send(interaction, ephemeral=True, content=say.short(summary(data), 2000), view=view)
+    lang = user_language(interaction)
+    await send(interaction, ephemeral=True, content=say.short(summary(data, lang), 2000), view=view)

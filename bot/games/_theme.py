@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.games import _tiles
+from bot.i18n import ENGLISH, Language
 from core import Color
 
 ACTIVE_COLOUR = 0xC8A165
@@ -84,7 +85,7 @@ class Theme(ABC):
         return self.piece(color, False)
 
     @abstractmethod
-    def legend(self) -> str:
+    def legend(self, lang: Language = ENGLISH) -> str:
         raise NotImplementedError
 
 
@@ -132,11 +133,17 @@ class UnicodeTheme(Theme):
     def corner(self) -> str:
         return self.corner_cell
 
-    def legend(self) -> str:
-        return (
-            f"{self.black_man} Black man · {self.black_king} Black king · {self.white_man} White man · "
-            f"{self.white_king} White king · {self.trail} the last move's start and path · "
-            f"{self.row_marker}{self.column_marker} its end · {self.taken} taken"
+    def legend(self, lang: Language = ENGLISH) -> str:
+        return lang._(
+            "{black_man} Black man · {black_king} Black king · {white_man} White man · {white_king} White king · "
+            "{trail} the last move's start and path · {end} its end · {taken} taken",
+            black_man=self.black_man,
+            black_king=self.black_king,
+            white_man=self.white_man,
+            white_king=self.white_king,
+            trail=self.trail,
+            end=self.row_marker + self.column_marker,
+            taken=self.taken,
         )
 
 
@@ -179,12 +186,17 @@ class TileTheme(Theme):
     def corner(self) -> str:
         return self._text(_tiles.corner())
 
-    def legend(self) -> str:
+    def legend(self, lang: Language = ENGLISH) -> str:
         black, white = Color.BLACK, Color.WHITE
-        return (
-            f"{self.piece(black, False)} Black man · {self.piece(black, True)} Black king · "
-            f"{self.piece(white, False)} White man · {self.piece(white, True)} White king · "
-            f"{self.empty(0, 's')} the last move's start and end · {self.empty(0, 'x')} taken"
+        return lang._(
+            "{black_man} Black man · {black_king} Black king · {white_man} White man · {white_king} White king · "
+            "{trail} the last move's start and end · {taken} taken",
+            black_man=self.piece(black, False),
+            black_king=self.piece(black, True),
+            white_man=self.piece(white, False),
+            white_king=self.piece(white, True),
+            trail=self.empty(0, "s"),
+            taken=self.empty(0, "x"),
         )
 
 

@@ -18,6 +18,7 @@ import discord
 
 from bot.games import _messages as say
 from bot.games._keeper import BoardKeeper
+from bot.games._locale import channel_language
 from bot.games._respond import send
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ class CommandThread:
         interaction = self._interaction
         channel = interaction.channel
         assert isinstance(channel, discord.TextChannel)  # see threads_allowed
-        message_id = await send(interaction, content=say.opening_thread(self.name))
+        message_id = await send(interaction, content=channel_language(interaction).say(say.opening_thread(self.name)))
         try:
             if message_id is None:
                 raise discord.ClientException("Discord did not say which message answered the command")

@@ -46,6 +46,7 @@ from bot.emulator import (
     download,
     find_attachment,
 )
+from bot.i18n import Text, _, language
 from bot.web import StaticFiles
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,8 @@ _INTEGER, _BOOLEAN, _USER, _CHANNEL, _NUMBER = 4, 5, 6, 7, 10
 
 
 class ActionError(Exception):
-    """A page action that cannot be carried out; the message is shown in the page's toast."""
+    """A page action that cannot be carried out; the message is shown in the page's toast, in the language of the
+    user the page acts as when it is a message of the catalogue (:mod:`bot.i18n`)."""
 
 
 class Viewer:
@@ -287,7 +289,8 @@ class SandboxBridge:
             ref = request.get("ref")
             self._act(viewer, request, ref)
         except ActionError as exc:
-            viewer.push(_error(ref, str(exc)))
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], Text) else str(exc)
+            viewer.push(_error(ref, language(viewer.user.locale).say(said)))
         except (ValueError, KeyError, TypeError, RuntimeError) as exc:
             # the emulator's validation (what the Discord client would refuse to send) and malformed requests
             viewer.push(_error(ref, _describe(exc)))
@@ -367,7 +370,14 @@ class SandboxBridge:
             found = _pick(text.lstrip("@"), {u.name: u.id for u in users})
             if found is None:
                 people = _one_of(u.name for u in users if not u.bot)
-                raise ActionError(f"{name}: there is nobody called {text!r} here; pick {people}")
+                raise ActionError(
+                    _(
+                        "{name}: there is nobody called {text} here; pick {people}",
+                        name=name,
+                        text=repr(text),
+                        people=people,
+                    )
+                )
             return found
         if kind == _CHANNEL:
             channels = {
@@ -375,19 +385,26 @@ class SandboxBridge:
             }
             found = _pick(text.lstrip("#"), channels)
             if found is None:
-                raise ActionError(f"{name}: there is no channel {text!r} here; pick {_one_of(channels)}")
+                raise ActionError(
+                    _(
+                        "{name}: there is no channel {text} here; pick {channels}",
+                        name=name,
+                        text=repr(text),
+                        channels=_one_of(channels),
+                    )
+                )
             return found
         if kind in (_INTEGER, _NUMBER):
             try:
                 number = float(text)
             except ValueError:
-                raise ActionError(f"{name} takes a number, not {text!r}") from None
+                raise ActionError(_("{name} takes a number, not {text}", name=name, text=repr(text))) from None
             if kind == _INTEGER and not number.is_integer():
-                raise ActionError(f"{name} takes a whole number, not {text!r}")
+                raise ActionError(_("{name} takes a whole number, not {text}", name=name, text=repr(text)))
             return int(number) if kind == _INTEGER else number
         if kind == _BOOLEAN:
             if text.lower() not in ("true", "false"):
-                raise ActionError(f"{name} takes true or false, not {text!r}")
+                raise ActionError(_("{name} takes true or false, not {text}", name=name, text=repr(text)))
             return text.lower() == "true"
         return value
 
@@ -452,7 +469,7 @@ def _pick(text: str, ids: dict[str, int]) -> str | None:
 
 def _one_of(names: Iterable[str]) -> str:
     listed = sorted(names)
-    return listed[0] if len(listed) == 1 else f"one of {', '.join(listed)}"
+    return listed[0] if len(listed) == 1 else _("one of {names}", names=", ".join(listed))
 
 
 def _user_json(user: User) -> JSON:

@@ -41,7 +41,7 @@ from bot.service._models import (
     User,
     is_id,
 )
-from bot.service._options import duration, plural
+from bot.service._options import duration
 from bot.service._ports import (
     NO_QUOTAS,
     Bucket,
@@ -60,6 +60,7 @@ from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
+from bot.service._wording import end_text, side_name
 
 __all__ = [
     "DELETED_NAME",
@@ -119,6 +120,7 @@ __all__ = [
     "UnknownGameError",
     "User",
     "duration",
+    "end_text",
     "is_id",
-    "plural",
+    "side_name",
 ]

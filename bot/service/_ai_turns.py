@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from ai.api import GameInput, Limits, get_level
 from bot.bounded import BoundedDict
+from bot.i18n import _
 from bot.service._errors import GameOverError, PositionChangedError, ServiceError, StoreUnavailableError
 from bot.service._fairness import FairGate, Owner, ThinkBudget
 from bot.service._models import Event, EventKind, GameKind, GameState, Result
@@ -183,7 +184,7 @@ class AiTurns:
                     await asyncio.sleep(0.1 * attempt)
         if self._failed.get(game.id) != game.version:  # say it once, not at every retry
             self._failed[game.id] = game.version
-            text = f"{player.name} could not choose a move; it will try again shortly"
+            text = _("{name} could not choose a move; it will try again shortly", name=player.name)
             await self._sink.publish(None, [Event(EventKind.AI_FAILED, text, game.id)])
         return None
 
@@ -230,7 +231,7 @@ class AiTurns:
             return
         turn.told_busy = True
         name = turn.game.player(turn.color).name
-        text = f"the AI is busy with other games: {name} will move as soon as it can"
+        text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
         await self._sink.publish(None, [Event(EventKind.AI_THINKING, text, turn.game.id)])
 
     def _limits(self, turn: _Turn, level: str) -> Limits:

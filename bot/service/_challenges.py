@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.i18n import _
 from bot.service import _options
 from bot.service._errors import (
     AlreadyPlayingError,
@@ -62,7 +63,7 @@ def accepted_game(challenge: Challenge, user: User, side: str, channel_id: str, 
         challenge.turn_time,
         now,
         rated=challenge.fen is None,
-        unrated_reason="from a set-up position" if challenge.fen else None,
+        unrated_reason=_("from a set-up position") if challenge.fen else None,
         rematch_of=challenge.rematch_of,
     )
     accepted = challenge_event(EventKind.CHALLENGE_ACCEPTED, f"{user.name} accepted", challenge, step.after.id)
@@ -104,7 +105,7 @@ class Challenges:
         position = _options.position(variant_name, fen).initial_fen if fen else None
         _options.color_choice(color)
         if opponent is not None and opponent.id == challenger.id:
-            raise SelfChallengeError("you cannot challenge yourself: pick another player or play the AI")
+            raise SelfChallengeError(_("you cannot challenge yourself: pick another player or play the AI"))
         await self._check_free(guild, None if own_room else channel, challenger, opponent)
         now = self._clock()
         challenge = Challenge(
@@ -138,39 +139,43 @@ class Challenges:
         """A challenge in any state, with where it is shown."""
         challenge = await self._store.load_challenge(challenge_id) if challenge_id else None
         if challenge is None:
-            raise UnknownChallengeError("there is no such challenge")
+            raise UnknownChallengeError(_("there is no such challenge"))
         if guild_id is not None and challenge.guild_id != str(guild_id):
-            raise OtherGuildError("that challenge belongs to another server")
+            raise OtherGuildError(_("that challenge belongs to another server"))
         return challenge
 
     async def set_message(self, challenge_id: str, where: MessageRef) -> None:
         try:
             await self._store.set_challenge_message(challenge_id, where)
         except CommitConflict:
-            raise UnknownChallengeError("there is no such challenge") from None
+            raise UnknownChallengeError(_("there is no such challenge")) from None
 
     async def check_accept(self, challenge_id: str, guild_id: str, user: User) -> Challenge:
         """The challenge if ``user`` may accept it now; raises the reason otherwise."""
         challenge = await self._open(challenge_id, guild_id)
         if user.id == challenge.challenger.id:
-            raise SelfChallengeError("you cannot accept your own challenge")
+            raise SelfChallengeError(_("you cannot accept your own challenge"))
         if challenge.opponent is not None and challenge.opponent.id != user.id:
-            raise NotAPlayerError(f"this challenge is for {challenge.opponent.name}")
+            raise NotAPlayerError(_("this challenge is for {name}", name=challenge.opponent.name))
         if self._clock() >= challenge.expires_at:
-            raise UnknownChallengeError("that challenge has expired")
+            raise UnknownChallengeError(_("that challenge has expired"))
         return challenge
 
     async def decline(self, challenge_id: str, guild_id: str, user: User) -> Result:
         challenge = await self._open(challenge_id, guild_id)
         if challenge.opponent is None or challenge.opponent.id != user.id:
-            raise NotAPlayerError("only the challenged player can decline; the challenger can cancel")
-        return await self._close(challenge, ChallengeStatus.DECLINED, f"{user.name} declined the challenge")
+            raise NotAPlayerError(_("only the challenged player can decline; the challenger can cancel"))
+        return await self._close(
+            challenge, ChallengeStatus.DECLINED, _("{name} declined the challenge", name=user.name)
+        )
 
     async def cancel(self, challenge_id: str, guild_id: str, user: User) -> Result:
         challenge = await self._open(challenge_id, guild_id)
         if challenge.challenger.id != user.id:
-            raise NotAPlayerError("only the challenger can cancel this challenge")
-        return await self._close(challenge, ChallengeStatus.CANCELLED, f"{user.name} cancelled the challenge")
+            raise NotAPlayerError(_("only the challenger can cancel this challenge"))
+        return await self._close(
+            challenge, ChallengeStatus.CANCELLED, _("{name} cancelled the challenge", name=user.name)
+        )
 
     async def of_user(self, user_id: str) -> list[Challenge]:
         """A user's pending challenges, sent or received."""
@@ -193,7 +198,7 @@ class Challenges:
     async def _open(self, challenge_id: str, guild_id: str) -> Challenge:
         challenge = await self.get(challenge_id, guild_id)
         if not challenge.is_pending:
-            raise UnknownChallengeError(f"that challenge is no longer open ({challenge.status.value})")
+            raise UnknownChallengeError(_("that challenge is no longer open ({status})", status=challenge.status.value))
         return challenge
 
     async def _close(self, challenge: Challenge, status: ChallengeStatus, text: str) -> Result:
@@ -201,7 +206,7 @@ class Challenges:
         try:
             await self._store.save_challenge(challenge, closed)
         except CommitConflict:
-            raise PositionChangedError("the challenge changed meanwhile: look again") from None
+            raise PositionChangedError(_("the challenge changed meanwhile: look again")) from None
         return Result((challenge_event(_CLOSED_KINDS[status], text, closed),), challenge=closed)
 
     async def _check_free(self, guild: str, channel: str | None, challenger: User, opponent: User | None) -> None:
@@ -214,4 +219,4 @@ class Challenges:
             theirs = set(await self._store.user_games(opponent.id))
             for game in await self._store.load_games(await self._store.user_games(challenger.id)):
                 if game.id in theirs and game.kind is GameKind.HUMAN:
-                    raise AlreadyPlayingError(f"you and {opponent.name} already have a game in progress")
+                    raise AlreadyPlayingError(_("you and {name} already have a game in progress", name=opponent.name))

@@ -1,7 +1,8 @@
 r"""Typed errors of the game service.
 
-Each error's message is written for the player who caused it and is short enough for an ephemeral reply. Every error
-is raised before anything is stored, so a failed call changes nothing.
+Each error's message is written for the player who caused it and is short enough for an ephemeral reply. It is a
+message of the catalogue (:func:`bot.i18n._`): the English ``str``, with its message id and parameters, so a front end
+says it in the player's language. Every error is raised before anything is stored, so a failed call changes nothing.
 
 A move the rules refuse is the rules' own error, re-exported here: :class:`core.IllegalMoveError` (also for text that
 is not a move or names a square off the board) and its subclass :class:`core.AmbiguousMoveError`, whose
@@ -11,6 +12,7 @@ shows ``str(error)`` of both kinds.
 
 from __future__ import annotations
 
+from bot.i18n import _
 from core import AmbiguousMoveError, IllegalMoveError
 
 __all__ = [
@@ -44,6 +46,7 @@ class ServiceError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        """For the player, in English; a :class:`bot.i18n.Text` (from the catalogue) that a front end translates."""
 
 
 class UnknownGameError(ServiceError):
@@ -69,7 +72,9 @@ class NotYourTurnError(ServiceError):
 class PositionChangedError(ServiceError):
     """The game changed between reading and writing (another move, a resignation, a timeout): look again."""
 
-    def __init__(self, message: str = "the position changed before your move arrived: look at the board again") -> None:
+    def __init__(
+        self, message: str = _("the position changed before your move arrived: look at the board again")
+    ) -> None:
         super().__init__(message)
 
 
@@ -93,7 +98,7 @@ class ChannelBusyError(AlreadyPlayingError):
     """The channel already has an active game and holds one at a time (``ONE_GAME_PER_CHANNEL``): a front end may
     look the game up (:meth:`GameService.channel_games`) to say whose it is."""
 
-    def __init__(self, message: str = "this channel already has a game in progress") -> None:
+    def __init__(self, message: str = _("this channel already has a game in progress")) -> None:
         super().__init__(message)
 
 
@@ -129,7 +134,7 @@ class StoreUnavailableError(ServiceError):
     may be retried: a write whose reply was lost with the connection may have been applied, and a retry then finds the
     game changed (every write is guarded by a version), so nothing is applied twice."""
 
-    def __init__(self, message: str = "King Me cannot reach its storage; try again in a moment.") -> None:
+    def __init__(self, message: str = _("King Me cannot reach its storage; try again in a moment.")) -> None:
         super().__init__(message)
 
 
@@ -138,5 +143,5 @@ def creation_refused(tag: str) -> ServiceError:
     if tag == "channel":
         return ChannelBusyError()
     if tag == "pair":
-        return AlreadyPlayingError("you two already have a game in progress")
-    return PositionChangedError("the challenge changed meanwhile: look again")
+        return AlreadyPlayingError(_("you two already have a game in progress"))
+    return PositionChangedError(_("the challenge changed meanwhile: look again"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from bot.i18n import _, _n
 from bot.service._errors import LimitReachedError, RateLimitedError
 from bot.service._ports import Bucket, GameStore, Quotas
 from bot.settings import Settings
@@ -27,21 +28,36 @@ def limit_reached(tag: str, settings: Settings, target: str = "they") -> LimitRe
     limit and what to do; None when ``tag`` is no bound. ``target`` is the challenged person's name."""
     if tag == "ai-games":
         n = settings.ai_games_per_user
-        text = f"you already have {n} games against the AI (at most {n} at a time): finish or resign one first"
+        text = _n(
+            "you already have {count} game against the AI (at most {count} at a time): finish or resign it first",
+            "you already have {count} games against the AI (at most {count} at a time): finish or resign one first",
+            n,
+        )
     elif tag == "exhibitions":
         n = settings.exhibitions_per_guild
-        text = f"this server already has {n} AI exhibitions running (at most {n} at a time): wait for one to end"
+        text = _n(
+            "this server already has {count} AI exhibition running (at most {count} at a time): wait for it to end",
+            "this server already has {count} AI exhibitions running (at most {count} at a time): wait for one to end",
+            n,
+        )
     elif tag == "sent":
         n = settings.challenges_per_sender
-        text = (
-            f"you already have {n} challenges waiting for an answer (at most {n} at a time): "
-            "wait for an answer, or withdraw one with its Decline button"
+        text = _n(
+            "you already have {count} challenge waiting for an answer (at most {count} at a time): "
+            "wait for an answer, or withdraw it with its Decline button",
+            "you already have {count} challenges waiting for an answer (at most {count} at a time): "
+            "wait for an answer, or withdraw one with its Decline button",
+            n,
         )
     elif tag == "received":
         n = settings.challenges_per_target
-        text = (
-            f"{target} already has {n} challenges waiting for an answer (at most {n} at a time): "
-            "try again once they have answered some"
+        text = _n(
+            "{target} already has {count} challenge waiting for an answer (at most {count} at a time): "
+            "try again once they have answered it",
+            "{target} already has {count} challenges waiting for an answer (at most {count} at a time): "
+            "try again once they have answered some",
+            n,
+            target=target,
         )
     else:
         return None
@@ -76,6 +92,10 @@ class RateLimits:
         index, wait = refused
         seconds = max(1, math.ceil(wait))
         if index == 0:
-            raise RateLimitedError(f"slow down: you are going too fast; try again in {seconds} s", now + wait)
-        text = f"slow down: this server is sending King Me too much at once; try again in {seconds} s"
+            raise RateLimitedError(
+                _("slow down: you are going too fast; try again in {seconds} s", seconds=seconds), now + wait
+            )
+        text = _(
+            "slow down: this server is sending King Me too much at once; try again in {seconds} s", seconds=seconds
+        )
         raise RateLimitedError(text, now + wait, server=True)

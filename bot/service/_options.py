@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from ai.api import UnknownLevelError, get_level
+from bot.i18n import _, _n
 from bot.service._errors import InvalidRequestError
 from bot.service._models import GameKind, PlayerRef, new_id
 from bot.service._transitions import Step, new_game
@@ -33,8 +34,10 @@ def ai_game(
     board = position(variant_name(variant), fen)
     seconds = turn_time_of(settings, turn_time)
     think = think_time_of(settings, think_time)
-    against = "against the AI" if kind is GameKind.AI else "an exhibition"
-    reason = against + (" from a set-up position" if fen and kind is GameKind.AI else "")
+    if kind is not GameKind.AI:
+        reason = _("an exhibition")
+    else:
+        reason = _("against the AI from a set-up position") if fen else _("against the AI")
     guild_id, channel_id = (str(part) for part in where)
     black, white = players
     return new_game(
@@ -74,13 +77,13 @@ def position(variant: str, fen: str | None) -> Board:
     except RulesError as exc:
         raise InvalidRequestError(str(exc)) from None
     if board.outcome() is not None:
-        raise InvalidRequestError("that position is already over: set up one where both sides can play")
+        raise InvalidRequestError(_("that position is already over: set up one where both sides can play"))
     return board
 
 
 def color_choice(color: str) -> str:
     if color not in COLOR_CHOICES:
-        raise InvalidRequestError(f"choose a colour: {', '.join(COLOR_CHOICES)}")
+        raise InvalidRequestError(_("choose a colour: {choices}", choices=", ".join(COLOR_CHOICES)))
     return color
 
 
@@ -95,7 +98,9 @@ def turn_time_of(settings: Settings, seconds: float | None) -> float:
         return settings.turn_time_default
     low, high = settings.turn_time_min, settings.turn_time_max
     if not low <= seconds <= high:
-        raise InvalidRequestError(f"the time per move must be between {duration(low)} and {duration(high)}")
+        raise InvalidRequestError(
+            _("the time per move must be between {low} and {high}", low=duration(low), high=duration(high))
+        )
     return float(seconds)
 
 
@@ -105,20 +110,24 @@ def think_time_of(settings: Settings, seconds: float | None) -> float | None:
     if seconds is None:
         return None
     if not 0 < seconds <= settings.ai_think_time_max:
-        most = plural(settings.ai_think_time_max, "second")
-        raise InvalidRequestError(f"the AI may think between 0 and {most} a move")
+        most = settings.ai_think_time_max
+        raise InvalidRequestError(
+            _n(
+                "the AI may think between 0 and {count} second a move",
+                "the AI may think between 0 and {count} seconds a move",
+                most,
+            )
+        )
     return float(seconds)
 
 
 def duration(seconds: float) -> str:
-    """``seconds`` for people: ``1 day``, ``3 hours``, ``10 minutes`` when whole, else ``90 seconds``."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            return plural(seconds // size, unit)
-    return plural(seconds, "second")
-
-
-def plural(count: float, noun: str) -> str:
-    """``1 game``, ``2 games``, ``0.5 seconds``: a count with its noun, in the plural unless the count is one."""
-    number = str(int(count)) if float(count).is_integer() else f"{count:g}"
-    return f"{number} {noun}{'' if count == 1 else 's'}"
+    """``seconds`` for people: ``1 day``, ``3 hours``, ``10 minutes`` when whole, else ``90 seconds`` (a message of
+    the catalogue, with its plural forms)."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return _n("{count} day", "{count} days", seconds // 86400)
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return _n("{count} hour", "{count} hours", seconds // 3600)
+    if seconds >= 60 and seconds % 60 == 0:
+        return _n("{count} minute", "{count} minutes", seconds // 60)
+    return _n("{count} second", "{count} seconds", seconds)

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from bot.i18n import _
 from bot.service._errors import InvalidRequestError, PositionChangedError
 from bot.service._models import GameState, PlayerRef, Rating
 from bot.service._pdn import game_pdn
@@ -99,9 +100,13 @@ class Privacy:
         """Anonymise the user's finished games and delete everything else kept under their id."""
         data = await self.report(user_id)
         if data.active_games:
-            raise InvalidRequestError("you have a game in progress: finish or resign it first, then delete your data")
+            raise InvalidRequestError(
+                _("you have a game in progress: finish or resign it first, then delete your data")
+            )
         if data.pending_challenges:
-            raise InvalidRequestError("you have a pending challenge: cancel it or let it expire, then delete your data")
+            raise InvalidRequestError(
+                _("you have a pending challenge: cancel it or let it expire, then delete your data")
+            )
         history = await self._store.history(user_id, 1 << 30)
         recent = self._clock() - _PAIR_DAY_WINDOW
         pair_days: list[tuple[str, str]] = []
@@ -132,7 +137,7 @@ class Privacy:
 
     async def _anonymise(self, game: GameState, user_id: str) -> int:
         """Rename the user in one finished game (read again if it changed meanwhile); 1 if it was theirs."""
-        for _ in range(_ATTEMPTS):
+        for _attempt in range(_ATTEMPTS):
             if game.color_of(user_id) is None:
                 return 0
             try:
@@ -143,7 +148,7 @@ class Privacy:
                 if fresh is None:
                     return 0
                 game = fresh
-        raise PositionChangedError("your games kept changing while they were being anonymised; try again")
+        raise PositionChangedError(_("your games kept changing while they were being anonymised; try again"))
 
     async def _scopes(self, user_id: str, more_guilds: Iterable[str] = ()) -> list[str]:
         """The ladders the user may be on: everyone's and those of the servers they finished games in."""

@@ -15,16 +15,17 @@ from dataclasses import dataclass
 
 from ai.api import GameInput
 from ai.review import GameReview
+from bot.i18n import _
 from bot.service._errors import GameNotOverError, ServiceError
 from bot.service._models import GameState, User
 from bot.service._ports import CommitConflict, GameReviewer, GameStore
 
 log = logging.getLogger(__name__)
 
-STILL_PLAYING = "That game is still being played: review it when it ends."
-ONE_AT_A_TIME = "Your other review is still running: ask again when it is done."
-UNAVAILABLE = "Game reviews are not available here."
-FAILED = "The review could not be finished right now: try again in a moment."
+STILL_PLAYING = _("That game is still being played: review it when it ends.")
+ONE_AT_A_TIME = _("Your other review is still running: ask again when it is done.")
+UNAVAILABLE = _("Game reviews are not available here.")
+FAILED = _("The review could not be finished right now: try again in a moment.")
 
 
 class ReviewBusyError(ServiceError):

@@ -19,6 +19,7 @@ from functools import partial
 
 from ai.review import GameReview
 from bot.bounded import BoundedDict
+from bot.i18n import _
 from bot.locks import KeyedLocks
 from bot.service import _models as models
 from bot.service import _options, _transitions
@@ -334,7 +335,7 @@ class GameService:
         try:
             await self._store.set_board_message(game_id, where)
         except CommitConflict:
-            raise UnknownGameError(f"there is no game {str(game_id)[:40]!r}") from None
+            raise UnknownGameError(_("there is no game {game}", game=repr(str(game_id)[:40]))) from None
         cached = self._cache.get(game_id)
         if cached is not None:
             self._cache[game_id] = cached.evolve(board_message=where)
@@ -513,7 +514,7 @@ class GameService:
     async def _load(self, game_id: str, guild_id: str | int | None) -> GameState:
         game = await self._store.load_game(game_id) if isinstance(game_id, str) and game_id else None
         if game is None:
-            raise UnknownGameError(f"there is no game {str(game_id)[:40]!r}")
+            raise UnknownGameError(_("there is no game {game}", game=repr(str(game_id)[:40])))
         _transitions.check_guild(game, guild_id)
         return game
 

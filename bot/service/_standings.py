@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from bot.i18n import _
 from bot.service import _ratings
 from bot.service._errors import StoreUnavailableError
 from bot.service._models import (
@@ -61,7 +62,7 @@ class Standings:
     async def finish(self, before: GameState, after: GameState) -> tuple[GameState, list[Event]]:
         """Store the end of a game with its settlement in one guarded write; returns the settled state and the rating
         events. A conflict on a rating or the pair's daily count settles again; any other propagates."""
-        for _ in range(SETTLE_ATTEMPTS):
+        for _attempt in range(SETTLE_ATTEMPTS):
             settled, settlement, events = await self.settle(after)
             try:
                 await self._store.finish_game(before, settled, settlement)
@@ -70,7 +71,7 @@ class Standings:
                     continue  # a rating moved meanwhile (another game of a player ended): recompute
                 raise
             return settled, events
-        raise StoreUnavailableError("ratings kept changing while this game ended; try again")
+        raise StoreUnavailableError(_("ratings kept changing while this game ended; try again"))
 
     async def settle(self, game: GameState) -> tuple[GameState, Settlement, list[Event]]:
         """The game's final state with PDN and rating changes, and the writes that go with it."""
@@ -86,12 +87,12 @@ class Standings:
         if game.kind is not GameKind.HUMAN or not game.rated:
             return game, Settlement(), []
         if len(game.moves) < SHORT_GAME_PLIES and game.termination in _UNRATED_SHORT:
-            return game.evolve(rated=False, unrated_reason="too short to rate"), Settlement(), []
+            return game.evolve(rated=False, unrated_reason=_("too short to rate")), Settlement(), []
         day = time.strftime("%Y%m%d", time.gmtime(game.ended_at))
         a, b = game.black.id, game.white.id
         count = await self._store.pair_day_count(a, b, day)
         if count >= self._pair_limit:
-            reason = "these two players have had their rated games for today"
+            reason = _("these two players have had their rated games for today")
             return game.evolve(rated=False, unrated_reason=reason), Settlement(), []
         keys = [(scope, game.variant, p.id) for scope in scopes for p in (game.black, game.white)]
         before = await self._store.read_ratings(keys)

@@ -13,8 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import _
 from bot.service import _errors as errors
 from bot.service._models import Event, EventKind, GameKind, GameState, PlayerRef, Status, User, color_name
+from bot.service._wording import end_text, side_name
 from core import PASS, Board, Color, IllegalMoveError, Move, Outcome, RulesError, Termination
 
 
@@ -101,24 +103,24 @@ def offer_draw(game: GameState, now: float, user: User) -> Step:
     """Offer a draw; if the opponent had already offered one, the game is drawn."""
     color = player(game, user)
     if game.kind is GameKind.AI:
-        raise errors.InvalidRequestError("the AI plays on: it does not accept draw offers")
+        raise errors.InvalidRequestError(_("the AI plays on: it does not accept draw offers"))
     if game.draw_offer == color_name(color.opponent):
         return _agreed_draw(game, now)
     if game.draw_offer == color_name(color):
-        raise errors.InvalidRequestError("you have already offered a draw")
+        raise errors.InvalidRequestError(_("you have already offered a draw"))
     after = touch(game, now, draw_offer=color_name(color))
-    return Step(after, [Event(EventKind.DRAW_OFFERED, f"{user.name} offers a draw", game.id)])
+    return Step(after, [Event(EventKind.DRAW_OFFERED, _("{name} offers a draw", name=user.name), game.id)])
 
 
 def accept_draw(game: GameState, now: float, user: User) -> Step:
-    answering(game, user, game.draw_offer, "your opponent has not offered a draw")
+    answering(game, user, game.draw_offer, _("your opponent has not offered a draw"))
     return _agreed_draw(game, now)
 
 
 def decline_draw(game: GameState, now: float, user: User) -> Step:
-    answering(game, user, game.draw_offer, "your opponent has not offered a draw")
+    answering(game, user, game.draw_offer, _("your opponent has not offered a draw"))
     after = touch(game, now, draw_offer=None)
-    return Step(after, [Event(EventKind.DRAW_DECLINED, f"{user.name} declines the draw", game.id)])
+    return Step(after, [Event(EventKind.DRAW_DECLINED, _("{name} declines the draw", name=user.name), game.id)])
 
 
 def takeback(game: GameState, now: float, user: User) -> Step:
@@ -126,23 +128,23 @@ def takeback(game: GameState, now: float, user: User) -> Step:
     color = player(game, user)
     moves = undo(game, color)  # raises when there is nothing to take back
     if game.kind is GameKind.AI:
-        return take_back(game, moves, now, f"{user.name} took back a move")
+        return take_back(game, moves, now, _("{name} took back a move", name=user.name))
     if game.takeback_offer == color_name(color):
-        raise errors.InvalidRequestError("you have already asked to take your move back")
+        raise errors.InvalidRequestError(_("you have already asked to take your move back"))
     after = touch(game, now, takeback_offer=color_name(color))
-    text = f"{user.name} asks to take their last move back"
+    text = _("{name} asks to take their last move back", name=user.name)
     return Step(after, [Event(EventKind.TAKEBACK_REQUESTED, text, game.id)])
 
 
 def accept_takeback(game: GameState, now: float, user: User) -> Step:
-    color = answering(game, user, game.takeback_offer, "your opponent has not asked for a takeback")
-    return take_back(game, undo(game, color.opponent), now, f"{user.name} agreed to a takeback")
+    color = answering(game, user, game.takeback_offer, _("your opponent has not asked for a takeback"))
+    return take_back(game, undo(game, color.opponent), now, _("{name} agreed to a takeback", name=user.name))
 
 
 def decline_takeback(game: GameState, now: float, user: User) -> Step:
-    answering(game, user, game.takeback_offer, "your opponent has not asked for a takeback")
+    answering(game, user, game.takeback_offer, _("your opponent has not asked for a takeback"))
     after = touch(game, now, takeback_offer=None)
-    return Step(after, [Event(EventKind.TAKEBACK_DECLINED, f"{user.name} declines the takeback", game.id)])
+    return Step(after, [Event(EventKind.TAKEBACK_DECLINED, _("{name} declines the takeback", name=user.name), game.id)])
 
 
 def timeout(game: GameState, now: float) -> Step:
@@ -161,7 +163,9 @@ def play(game: GameState, board: Board, move: Move, now: float) -> Step:
     who = game.player(mover)
     board.push(move)
     data = {"move": move.text(), "color": color_name(mover), "ai": who.is_ai}
-    events = [Event(EventKind.MOVE_PLAYED, f"{who.name} played {move.text()}", game.id, data=data)]
+    events = [
+        Event(EventKind.MOVE_PLAYED, _("{name} played {move}", name=who.name, move=move.text()), game.id, data=data)
+    ]
     played = [move.text(), *auto_pass(game, board, events)]
     offer = game.draw_offer if game.draw_offer == color_name(mover) else None  # a reply declines an offer
     after = game.evolve(
@@ -184,7 +188,9 @@ def auto_pass(game: GameState, board: Board, events: list[Event]) -> list[str]:
     """Play the pass of every blocked side (in the variants where a side passes); returns their texts."""
     passes: list[str] = []
     while board.outcome() is None and board.legal_moves == [PASS]:
-        events.append(Event(EventKind.PASSED, f"{game.player(board.turn).name} cannot move and passes", game.id))
+        events.append(
+            Event(EventKind.PASSED, _("{name} cannot move and passes", name=game.player(board.turn).name), game.id)
+        )
         board.push(PASS)
         passes.append(PASS.text())
     return passes
@@ -223,7 +229,7 @@ def undo(game: GameState, color: Color) -> tuple[str, ...]:
         move = board.pop()
         if board.turn is color and not move.is_pass:
             return tuple(m.text() for m in board.move_stack)
-    raise errors.NothingToTakeBackError("there is no move of yours to take back")
+    raise errors.NothingToTakeBackError(_("there is no move of yours to take back"))
 
 
 def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str) -> Step:
@@ -247,15 +253,15 @@ def ai_to_move(game: GameState, board: Board) -> bool:
 
 
 def thinking(game: GameState, board: Board) -> Event:
-    return Event(EventKind.AI_THINKING, f"{game.player(board.turn).name} is thinking…", game.id)
+    return Event(EventKind.AI_THINKING, _("{name} is thinking…", name=game.player(board.turn).name), game.id)
 
 
 def rematch_sides(game: GameState, user: User) -> tuple[PlayerRef, str]:
     """For a rematch of the finished ``game`` that ``user`` asks for: the opponent, and the colour ``user`` plays
     (the other one this time)."""
     if game.is_active:
-        raise errors.GameNotOverError("the game is still being played")
-    color = player(game, user, "only the players can ask for a rematch")
+        raise errors.GameNotOverError(_("the game is still being played"))
+    color = player(game, user, _("only the players can ask for a rematch"))
     return game.player(color.opponent), color_name(color.opponent)
 
 
@@ -265,15 +271,15 @@ def rematch_sides(game: GameState, user: User) -> tuple[PlayerRef, str]:
 def check_guild(game: GameState, guild_id: str | int | None) -> None:
     """Refuse a request from another server (None: any)."""
     if guild_id is not None and str(guild_id) != game.guild_id:
-        raise errors.OtherGuildError("that game belongs to another server")
+        raise errors.OtherGuildError(_("that game belongs to another server"))
 
 
 def active(game: GameState) -> None:
     if not game.is_active:
-        raise errors.GameOverError(f"the game is over: {game.end_text}")
+        raise errors.GameOverError(_("the game is over: {end}", end=end_text(game)))
 
 
-def player(game: GameState, user: User, refusal: str = "you are not playing in this game") -> Color:
+def player(game: GameState, user: User, refusal: str = _("you are not playing in this game")) -> Color:
     """The side ``user`` plays; :class:`NotAPlayerError` with ``refusal`` for a spectator."""
     color = game.color_of(user.id)
     if color is None:
@@ -295,7 +301,9 @@ def turn_of(game: GameState, user: User) -> Board:
     color = player(game, user)
     board = game.board()
     if board.turn is not color:
-        raise errors.NotYourTurnError(f"it is {game.player(board.turn).name}'s turn ({board.turn.label})")
+        raise errors.NotYourTurnError(
+            _("it is {name}'s turn ({side})", name=game.player(board.turn).name, side=side_name(board.turn))
+        )
     return board
 
 
@@ -305,10 +313,12 @@ def resolve(board: Board, move: str | int) -> Move:
     if isinstance(move, int) and not isinstance(move, bool):
         legal = board.legal_moves
         if not 0 <= move < len(legal):
-            raise IllegalMoveError(f"there is no move number {move}: choose from the {len(legal)} legal moves")
+            raise IllegalMoveError(
+                _("there is no move number {move}: choose from the {count} legal moves", move=move, count=len(legal))
+            )
         return legal[move]
     if not isinstance(move, str):
-        raise IllegalMoveError("a move is text such as 11-15 or a move number")
+        raise IllegalMoveError(_("a move is text such as 11-15 or a move number"))
     try:
         return board.parse_move(move)
     except IllegalMoveError:

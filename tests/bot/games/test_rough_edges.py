@@ -8,7 +8,8 @@ import pytest
 from discord import AppCommandOptionType
 
 from bot.games import _messages as say
-from bot.service import duration, plural
+from bot.i18n import _n
+from bot.service import duration
 from bot.settings import Settings
 from tests.bot.games.conftest import (
     Harness,
@@ -36,7 +37,8 @@ async def test_stats_of_someone_who_never_played_shows_their_name(harness: Harne
 
 @pytest.mark.parametrize("settings", [make_settings(ai_think_time_max=1.0)])
 async def test_counts_are_in_the_singular_for_one(harness: Harness, settings: Settings) -> None:
-    assert (plural(1, "game"), plural(2, "game"), plural(0, "game")) == ("1 game", "2 games", "0 games")
+    games = [_n("{count} game", "{count} games", n) for n in (1, 2, 0)]
+    assert games == ["1 game", "2 games", "0 games"]
     assert (duration(1), duration(90), duration(60)) == ("1 second", "90 seconds", "1 minute")
 
     alice = harness.user("alice")

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from bot.i18n import _n
 from bot.sandbox_runtime import SandboxRuntime
-from bot.service import plural
 from core import Board, read_pdn
 from tests.bot.sandbox.conftest import ARTIFACTS, make_settings
 from tests.bot.sandbox.page_actions import (
@@ -151,7 +151,7 @@ async def test_a_newcomer_plays_easy_to_the_end_then_reads_the_ladder_and_the_re
     from_page = []
     for row in rows:
         rank, name, rating, games = [await cell.inner_text() for cell in await row.locator("td").all()]
-        from_page.append(f"{rank}. {name}: {rating} ({plural(int(games), 'game')})")
+        from_page.append(f"{rank}. {name}: {rating} ({_n('{count} game', '{count} games', int(games))})")
     assert from_page == from_bot
 
     # the replay shows every position of the finished game against easy

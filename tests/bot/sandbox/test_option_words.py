@@ -40,3 +40,15 @@ async def test_a_person_named_or_mentioned_is_sent_as_their_id(connect: Any) -> 
     challenge = next(m for m in page.messages().values() if "challenges you" in m["content"])
     bob = next(u for u in page.snapshot()["users"] if u["name"] == "bob")
     assert f"<@{bob['id']}>" in challenge["content"]
+
+
+async def test_a_french_viewer_is_refused_in_french(connect: Any, sandbox: Any) -> None:
+    sandbox.emulator.user("alice").locale = "fr"
+    page = await connect("alice")
+    answer = await page.act("invoke", path=["checkers", "play"], options={"think": "abc"})
+    assert answer["type"] == "error" and answer["text"] == "think attend un nombre, pas 'abc'", answer
+    answer = await page.act("invoke", path=["checkers", "challenge"], options={"opponent": "nobody"})
+    assert (
+        answer["text"]
+        == "opponent\u00a0: personne ne s'appelle 'nobody' ici\u00a0; choisissez un nom parmi alice, bob, carol"
+    )

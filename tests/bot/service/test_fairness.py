@@ -321,7 +321,7 @@ async def test_exhibitions_per_server_are_limited(make_service: ServiceFactory, 
     await refused(
         redis_client,
         LimitReachedError,
-        "this server already has 1 AI exhibitions running",
+        "this server already has 1 AI exhibition running",
         lambda: service.exhibition(GUILD, "c2", "easy", "easy"),
     )
     assert (await service.exhibition("another-guild", "c1", "easy", "easy")).game is not None

@@ -340,20 +340,25 @@ class Board:
 
     # -- display ----------------------------------------------------------------------------------------------------
 
-    def ascii(self) -> str:
-        """The board as text, Black at the top: ``b``/``w`` men, ``B``/``W`` kings, ``.`` empty dark squares."""
+    def rows(self) -> list[list[tuple[int | None, Piece | None]]]:
+        """The board row by row, Black's side first, each cell as (its square number or None on a light square, the
+        piece on it or None): what every text drawing of the board reads."""
         g = self.variant.geometry
-        lines = []
+        grid: list[list[tuple[int | None, Piece | None]]] = []
         for row in range(g.size):
-            cells = []
+            cells: list[tuple[int | None, Piece | None]] = []
             for col in range(g.size):
                 square = g.square_at(row, col)
-                if square is None:
-                    cells.append(" ")
-                else:
-                    piece = self.piece_at(square)
-                    cells.append(piece.symbol() if piece else ".")
-            lines.append(" ".join(cells))
+                cells.append((square, None if square is None else self.piece_at(square)))
+            grid.append(cells)
+        return grid
+
+    def ascii(self) -> str:
+        """The board as text, Black at the top: ``b``/``w`` men, ``B``/``W`` kings, ``.`` empty dark squares."""
+        lines = [
+            " ".join(" " if square is None else piece.symbol() if piece else "." for square, piece in cells)
+            for cells in self.rows()
+        ]
         return "\n".join(lines)
 
     def __str__(self) -> str:

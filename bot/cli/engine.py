@@ -91,18 +91,16 @@ def numbered_board(board: Board) -> str:
     files = [" "] * g.size
     ranks = [" "] * g.size
     rows = []
-    for row in range(g.size):
-        cells = []
-        for col in range(g.size):
-            square = g.square_at(row, col)
+    for row, cells in enumerate(board.rows()):
+        drawn = []
+        for col, (square, piece) in enumerate(cells):
             if square is None:
-                cells.append("  ")
+                drawn.append("  ")
                 continue
             name = g.square_name(square)
             files[col], ranks[row] = name[0], name[1:]
-            piece = board.piece_at(square)
-            cells.append(f" {piece.symbol()}" if piece else f"{square:2d}")
-        rows.append(cells)
+            drawn.append(f" {piece.symbol()}" if piece else f"{square:2d}")
+        rows.append(drawn)
     width = max(len(rank) for rank in ranks)
     lines = [f"{ranks[row]:>{width}} " + " ".join(cells).rstrip() for row, cells in enumerate(rows)]
     lines.append(" " * (width + 1) + " ".join(f" {file}" for file in files))

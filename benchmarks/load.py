@@ -491,7 +491,7 @@ class Figures:
             ("games stalled", str(self.stalled)),
             ("bot CPU s per move", f"{per_move:.4f} ({self.bot_cpu:.1f} s in all)"),
             ("worker CPU s per AI move", f"{per_ai:.4f} ({self.worker_cpu:.1f} s in all)"),
-            ("bot CPU per move / worker CPU per AI move", f"{per_move / per_ai:.1%}" if self.ai_moves else "-"),
+            ("bot CPU per move / worker CPU per AI move", f"{per_move / per_ai:.1%}" if per_ai > 0 else "-"),
             ("driver and emulator CPU s", f"{self.driver_cpu:.1f}"),
         ]
 

@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -183,7 +183,7 @@ class Cluster:
 
 
 @contextlib.asynccontextmanager
-async def cluster(deployment: Deployment, load: Load, people: int, think_max: float) -> AsyncIterator[Cluster]:
+async def cluster(deployment: Deployment, load: Load, people: int) -> AsyncIterator[Cluster]:
     """A started :class:`Cluster` with ``people`` emulated people, stopped (and its files removed) afterwards."""
     k = deployment.bots
     with tempfile.TemporaryDirectory(prefix="kingme-load-") as tmp:
@@ -203,7 +203,7 @@ async def cluster(deployment: Deployment, load: Load, people: int, think_max: fl
                 "DISCORD_EMULATOR_URL": emulator.base_url,
                 "REDIS_URL": server.url,
                 "AI_BACKEND": "queue",
-                "AI_THINK_TIME_MAX": str(think_max),
+                "AI_THINK_TIME_MAX": str(load.think),
                 "SHARD_COUNT": str(k),
                 **RATES,
             }
@@ -439,6 +439,7 @@ class Figures:
     """One measured run."""
 
     deployment: Deployment
+    games_at_once: int
     seconds: float
     interactions: int
     first_response: list[float]
@@ -538,6 +539,7 @@ async def measure(world: Cluster, load: Load, deployment: Deployment) -> Figures
     human_moves = sum(len(g.moves) for g in samples.games) - ai_moves
     return Figures(
         deployment=deployment,
+        games_at_once=load.games,
         seconds=ended - started,
         interactions=len(records),
         first_response=sorted(r.latency for r in records if r.latency is not None),
@@ -576,21 +578,40 @@ def summary(figures: Figures) -> str:
     )
 
 
-async def run_one(load: Load, deployment: Deployment, steps: Sequence[int] = ()) -> list[Figures]:
-    """Start a cluster for ``deployment``, run ``load`` on it (once, or once for each G of ``steps``, stopping after
-    the first whose p99 first response passes :data:`TARGET_P99`), and stop it."""
-    sizes = list(steps) or [load.games]
-    results: list[Figures] = []
-    think_max = max(load.think, 0.05)
-    async with cluster(deployment, load, 2 * max(sizes), think_max) as world:
-        for games in sizes:
-            figures = await measure(world, replace(load, games=games), deployment)
-            results.append(figures)
-            if steps:
-                print(f"G={games}: p99 first response {figures.p99 * 1000:.0f} ms, {figures.lost} lost", flush=True)
-                if figures.p99 >= TARGET_P99 or figures.lost or figures.doubled or figures.stalled:
-                    break
-    return results
+async def run_one(load: Load, deployment: Deployment) -> Figures:
+    """Start a cluster for ``deployment``, run ``load`` on it once, and stop it."""
+    async with cluster(deployment, load, 2 * load.games) as world:
+        return await measure(world, load, deployment)
+
+
+def holds(figures: Figures) -> bool:
+    """Whether a run kept its p99 first response under :data:`TARGET_P99` with every game and every move intact."""
+    return figures.p99 < TARGET_P99 and figures.lost == figures.doubled == figures.stalled == 0
+
+
+async def find_max(load: Load, deployment: Deployment, limit: int) -> tuple[int | None, list[Figures]]:
+    """The largest G that :func:`holds`, and every run made to find it, on one cluster: G doubles from ``load.games``
+    until a run fails, then the gap between the last G that held and the first that failed is halved until it is at
+    most an eighth of the former."""
+    good: int | None = None
+    bad: int | None = None
+    tried: dict[int, Figures] = {}
+    async with cluster(deployment, load, 2 * limit) as world:
+        games: int | None = min(load.games, limit)
+        while games is not None and games not in tried:
+            figures = tried[games] = await measure(world, replace(load, games=games), deployment)
+            print(f"G={games}: p99 first response {figures.p99 * 1000:.0f} ms, {figures.lost} lost", flush=True)
+            if holds(figures):
+                good = games
+            else:
+                bad = games
+            if bad is None:
+                games = min(2 * games, limit) if games < limit else None
+            elif good is None or bad - good <= max(1, good // 8):
+                games = None
+            else:
+                games = (good + bad) // 2
+    return good, [tried[games] for games in sorted(tried)]
 
 
 def header(load: Load) -> str:
@@ -619,8 +640,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--find-max", action="store_true", help="double G until p99 first response passes 0.5 s")
     parser.add_argument("--max-games", type=int, default=256, help="the largest G --find-max tries")
     args = parser.parse_args(argv)
-    if not 0 <= args.mix <= 1 or args.games < 1 or args.bots < 1 or args.workers < 1 or args.moves < 1:
-        parser.error("--mix lies between 0 and 1; --games, --bots, --workers and --moves are at least 1")
+    if not 0 <= args.mix <= 1 or min(args.games, args.bots, args.workers, args.moves) < 1 or args.think <= 0:
+        parser.error(
+            "--mix lies between 0 and 1, --think above 0; --games, --bots, --workers and --moves are 1 or more"
+        )
     load = Load(
         args.games, args.mix, args.moves, args.duration, args.level, args.think, args.pause, args.seed, args.guilds
     )
@@ -628,28 +651,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(header(load), flush=True)
     if args.compare:
         columns = [
-            (f"K={k}, W={args.workers}", asyncio.run(run_one(load, replace(deployment, bots=k)))[0]) for k in (1, 2)
+            (f"K={k}, W={args.workers}", asyncio.run(run_one(load, replace(deployment, bots=k)))) for k in (1, 2)
         ]
     elif args.find_max:
-        steps = list(doubling(args.games, args.max_games))
-        found = asyncio.run(run_one(load, deployment, steps))
-        held = [f for f, games in zip(found, steps, strict=False) if f.p99 < TARGET_P99 and not (f.lost or f.doubled)]
-        columns = [(f"G={games}", f) for f, games in zip(found, steps, strict=False)]
-        best = steps[len(held) - 1] if held else None
-        print(f"the largest load held under p99 {TARGET_P99 * 1000:.0f} ms: G={best}" if best else "none held")
+        best, runs = asyncio.run(find_max(load, deployment, args.max_games))
+        columns = [(f"G={figures.games_at_once}", figures) for figures in runs]
+        print(f"the largest load held under p99 {TARGET_P99 * 1000:.0f} ms: G={best}")
     else:
-        columns = [(f"K={args.bots}, W={args.workers}", asyncio.run(run_one(load, deployment))[0])]
+        columns = [(f"K={args.bots}, W={args.workers}", asyncio.run(run_one(load, deployment)))]
     print(table(columns))
     for _, figures in columns:
         print(summary(figures))
     return 0 if all(f.lost == f.doubled == 0 for _, f in columns) else 1
-
-
-def doubling(start: int, limit: int) -> Iterator[int]:
-    games = start
-    while games <= limit:
-        yield games
-        games *= 2
 
 
 if __name__ == "__main__":

@@ -34,7 +34,6 @@ import contextlib
 import os
 import random
 import re
-import signal
 import socket
 import statistics
 import subprocess
@@ -132,6 +131,10 @@ class Child:
             tail = self.console.read_text(errors="replace")[-3000:]
             raise RuntimeError(f"{self.name} ended with status {self.process.returncode}:\n{tail}")
 
+    def tracebacks(self) -> int:
+        """How many tracebacks the process has written to its console."""
+        return self.console.read_text(errors="replace").count("Traceback")
+
     def cpu_seconds(self) -> float:
         """User and system CPU seconds of the process and every process below it (ended children included)."""
         root = psutil.Process(self.process.pid)
@@ -142,14 +145,19 @@ class Child:
                 total += times.user + times.system + times.children_user + times.children_system
         return total
 
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+
+def stop(children: Sequence[Child]) -> None:
+    """SIGTERM every process at once, SIGKILL what is left of them (and below them) after 30 s, and reap them."""
+    running = [psutil.Process(child.process.pid) for child in children if child.process.poll() is None]
+    for process in running:
+        process.terminate()
+    _, alive = psutil.wait_procs(running, timeout=30)
+    for process in alive:
+        for left in [process, *process.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                left.kill()
+    for child in children:
+        child.process.wait()
 
 
 @dataclass
@@ -216,29 +224,18 @@ async def cluster(deployment: Deployment, load: Load, people: int) -> AsyncItera
             made_cluster = Cluster(
                 emulator, redis, children[:-1], [f"http://127.0.0.1:{p}" for p in ports], children[-1], channels, made
             )
+            deadline = time.monotonic() + STARTUP
             async with aiohttp.ClientSession() as http:
-                await until(lambda: made_cluster.ready(http, deployment.workers), STARTUP, "the bots and workers")
+                while not await made_cluster.ready(http, deployment.workers):
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"the bots and the workers not ready within {STARTUP:g} s")
+                    await asyncio.sleep(0.2)
             yield made_cluster
         finally:
-            for child in children:
-                child.stop()
+            stop(children)
             await redis.aclose()
             await emulator.stop()
             server.stop()
-
-
-async def until(condition: Callable[[], Any], within: float, what: str) -> None:
-    """Poll ``condition`` (awaited when it returns an awaitable) every 0.2 s until it holds."""
-    deadline = time.monotonic() + within
-    while True:
-        value = condition()
-        if asyncio.iscoroutine(value):
-            value = await value
-        if value:
-            return
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{what} not ready within {within:g} s")
-        await asyncio.sleep(0.2)
 
 
 # -- the driver ------------------------------------------------------------------------------------------------------
@@ -453,6 +450,7 @@ class Figures:
     stalled: int
     lost: int
     doubled: int
+    tracebacks: int
     bot_cpu: float
     worker_cpu: float
     driver_cpu: float
@@ -490,6 +488,7 @@ class Figures:
             ),
             ("moves lost / applied twice", f"{self.lost} / {self.doubled}"),
             ("games stalled", str(self.stalled)),
+            ("tracebacks in the bots' and workers' consoles", str(self.tracebacks)),
             ("bot CPU s per move", f"{per_move:.4f} ({self.bot_cpu:.1f} s in all)"),
             ("worker CPU s per AI move", f"{per_ai:.4f} ({self.worker_cpu:.1f} s in all)"),
             ("bot CPU per move / worker CPU per AI move", f"{per_move / per_ai:.1%}" if per_ai > 0 else "-"),
@@ -553,6 +552,7 @@ async def measure(world: Cluster, load: Load, deployment: Deployment) -> Figures
         stalled=samples.stalled,
         lost=lost,
         doubled=doubled,
+        tracebacks=sum(child.tracebacks() for child in children),
         bot_cpu=sum(cpu[:-1]),
         worker_cpu=cpu[-1],
         driver_cpu=driver_cpu,

@@ -29,6 +29,7 @@ def test_a_tiny_load_loses_and_doubles_no_move() -> None:
     assert figure(output, "moves lost / applied twice") == "0 / 0"
     assert figure(output, "unanswered / answered twice / off shard") == "0 / 0 / 0"
     assert figure(output, "games stalled") == "0"
+    assert figure(output, "tracebacks in the bots' and workers' consoles") == "0"
     # the people moved twice in each game, and the AI answered each of its person's moves
     assert re.match(r"[\d.]+ \(4 \+ 2 in 2 games\)$", figure(output, "moves/s (people + AI)")), output
     interactions = re.match(r"[\d.]+ \((?P<count>\d+) in", figure(output, "interactions/s"))

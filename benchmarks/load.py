@@ -194,10 +194,11 @@ class Cluster:
 async def cluster(deployment: Deployment, load: Load, people: int) -> AsyncIterator[Cluster]:
     """A started :class:`Cluster` with ``people`` emulated people, stopped (and its files removed) afterwards."""
     k = deployment.bots
-    with tempfile.TemporaryDirectory(prefix="kingme-load-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="kingme-load-") as tmp,
+        EmbeddedRedis(Path(tmp) / "redis", transport="tcp") as server,
+    ):
         home = Path(tmp)
-        server = EmbeddedRedis(home / "redis", transport="tcp")
-        server.start()
         emulator = DiscordEmulator(shards=k, answer_timeout=STALL, heartbeat_interval=20.0)
         made = [emulator.add_user(f"p{index}") for index in range(people)]
         guilds = [emulator.add_guild(f"Load {i}", shard=(i % k, k)) for i in range(max(load.guilds, k))]
@@ -235,7 +236,6 @@ async def cluster(deployment: Deployment, load: Load, people: int) -> AsyncItera
             stop(children)
             await redis.aclose()
             await emulator.stop()
-            server.stop()
 
 
 # -- the driver ------------------------------------------------------------------------------------------------------

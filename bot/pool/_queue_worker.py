@@ -63,8 +63,11 @@ from bot.pool._worker import call_in_worker
 
 log = logging.getLogger(__name__)
 
-POLL_DELAY: Final = 0.1
-"""Seconds between a free worker's looks at the queue."""
+POLL_DELAY: Final = 0.02
+"""Seconds between a free worker's looks at the queue. arq starts at most one job a look in a worker that runs one
+at a time, so this also caps a worker process at ``1 / POLL_DELAY`` AI moves a second whatever their cost (at 0.1 the
+load test saw cheap levels' moves queue at 10 a second while the worker's core idled); an idle look is one Redis
+command."""
 REVIEW_POLL_DELAY: Final = 0.5
 """Seconds between an idle worker's looks at the review queue (a review is not waited for move by move)."""
 SEARCH_SLACK: Final = 5.0

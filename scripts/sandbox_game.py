@@ -60,14 +60,18 @@ async def play(page: PageSocket, moves: int) -> int:
     """Start a game against ``easy`` and play up to ``moves`` moves; returns how many were played."""
     answer = await page.act("invoke", path=["checkers", "play"], options={"level": "easy"})
     assert answer["type"] == "done", f"/checkers play: {answer}"
+    # the game gets a thread of its own, and its board comes there just after the command's answer
+    await page.wait_for(lambda u: board_version(u.get("message") or {}) is not None, what="the game's board")
     board = latest_board(page)
+    thread = board["channel_id"]
     played = 0
     while played < moves and (version := board_version(board)) is not None:
-        choices = await page.act("autocomplete", path=["checkers", "move"], options={"move": ""}, focused="move")
+        typed = {"path": ["checkers", "move"], "options": {"move": ""}, "channel": thread}
+        choices = await page.act("autocomplete", **typed, focused="move")
         assert choices["type"] == "choices" and choices["choices"], f"no legal move offered: {choices}"
         move = choices["choices"][0]["value"]
         seen = len(page.updates)
-        answer = await page.act("invoke", path=["checkers", "move"], options={"move": move})
+        answer = await page.act("invoke", path=["checkers", "move"], options={"move": move}, channel=thread)
         assert answer["type"] == "done", f"/checkers move {move}: {answer}"
         update = await page.wait_for(
             answered(board["id"], version), after=seen, what=f"the board after {move} and the AI's answer"

@@ -199,7 +199,10 @@ class RedisGameStore:
         else:
             if old[: len(after.moves)] != after.moves:
                 raise ValueError("a game's new move list must extend or shorten the old one")
-            commit.op("LTRIM", moves_key, "0", str(len(after.moves) - 1))
+            if after.moves:
+                commit.op("LTRIM", moves_key, "0", str(len(after.moves) - 1))
+            else:  # LTRIM 0 -1 would keep the whole list
+                commit.op("DEL", moves_key)
 
     async def create_game(
         self,

@@ -321,13 +321,16 @@ class RedisGameStore:
         await self._run(commit)
 
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
-        await self._set_field(self._game_key(game_id), "board", where)
+        await self._set_field(game_id, self._game_key(game_id), "board", where)
 
     async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
-        await self._set_field(self._k("challenge", challenge_id), "message", where)
+        await self._set_field(challenge_id, self._k("challenge", challenge_id), "message", where)
 
-    async def _set_field(self, key: str, field: str, where: MessageRef) -> None:
-        """Write an unversioned display field of an existing record (``missing`` when there is none)."""
+    async def _set_field(self, record_id: str, key: str, field: str, where: MessageRef) -> None:
+        """Write an unversioned display field of an existing record (``missing`` when there is none, or when
+        ``record_id`` is not shaped like an id: ``<id>:moves`` names a list, no record)."""
+        if not is_id(record_id):
+            raise CommitConflict("missing")
         commit = _Commit()
         commit.check("missing", "exists", key, "", "1")
         commit.op("HSET", key, field, where.to_json())

@@ -379,9 +379,18 @@ class RedisGameStore:
         await self._run(commit)
 
     async def erase_user(
-        self, user_id: str, scopes: Sequence[str], variants: Sequence[str], pair_days: Sequence[tuple[str, str]]
+        self,
+        user_id: str,
+        scopes: Sequence[str],
+        variants: Sequence[str],
+        pair_days: Sequence[tuple[str, str]],
+        *,
+        finished: int,
     ) -> None:
         commit = _Commit()
+        commit.check("games", "scard", self._k("user", user_id, "games"), "", "0")
+        commit.check("challenges", "scard", self._k("user", user_id, "challenges"), "", "0")
+        commit.check("history", "zcount<", self._k("user", user_id, "history"), "-inf", str(finished + 1))
         for challenge_id in await self._r.smembers(self._k("user", user_id, "closed")):
             commit.op("DEL", self._k("challenge", _text(challenge_id)))
         commit.op("HDEL", self._k("names"), user_id)

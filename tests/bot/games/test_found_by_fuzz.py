@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
-from bot.emulator import Message
+from bot.emulator import EmulatorEvent, Message
+from bot.service import User
 from tests.bot.games.conftest import Harness, board_state, component, play_ai
+from tests.support import eventually
 
 
 async def test_a_piece_menu_value_that_is_no_square_selects_nothing(
@@ -36,3 +39,31 @@ async def test_a_piece_menu_value_that_is_no_square_selects_nothing(
         reply = await emulator.select(alice, old, piece["custom_id"], ["-"])
     assert reply.messages and board_state(old) == board_state(board), "the clicked message shows the current board"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_thread_someone_started_a_game_in_first_is_not_closed(harness: Harness) -> None:
+    """``/checkers play`` opens a thread, then stores its game there; a game started in the new thread in between
+    (someone typed a command in it at once) took the thread, the first game was refused, and the bot then archived
+    and locked the thread with the other game in it, which could never be shown or played again. Now the thread is
+    left open to the game that took it."""
+    emulator, service = harness.emulator, harness.service
+    assert service is not None
+    alice, bob = harness.user("alice"), harness.user("bob")
+    intruders: list[asyncio.Task[object]] = []
+
+    def first_in(event: EmulatorEvent) -> None:
+        if event.kind == "thread_create" and event.channel is not None and not intruders:
+            where = (event.channel.guild_id, event.channel.id)
+            intruders.append(asyncio.create_task(service.play_ai(*where, User(bob.id, bob.name), "easy")))
+
+    unsubscribe = emulator.subscribe(first_in)
+    try:
+        answer = (await harness.command(alice, "play", {"level": "easy"})).message
+        await eventually(lambda: bool(intruders) and intruders[0].done(), what="the game started in the new thread")
+    finally:
+        unsubscribe()
+    thread = emulator.threads()[0]
+    assert intruders[0].exception() is None, "the game started in the thread first is stored"
+    await eventually(lambda: answer.id not in emulator.state.messages, what="the refused game's message tidied up")
+    assert not thread.archived and not thread.locked, "the thread of the game played in it stays open"
+    assert [v.game.black.id for v in await service.channel_games(thread.guild_id, thread.id)] == [str(bob.id)]

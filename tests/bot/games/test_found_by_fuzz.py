@@ -7,7 +7,10 @@ import logging
 
 import pytest
 
+from ai.api import GameInput
+from ai.review import GameReview
 from bot.emulator import EmulatorEvent, Message
+from bot.pool import AiPool
 from bot.service import User
 from tests.bot.games.conftest import Harness, board_state, component, play_ai
 from tests.support import eventually
@@ -67,3 +70,50 @@ async def test_a_thread_someone_started_a_game_in_first_is_not_closed(harness: H
     await eventually(lambda: answer.id not in emulator.state.messages, what="the refused game's message tidied up")
     assert not thread.archived and not thread.locked, "the thread of the game played in it stays open"
     assert [v.game.black.id for v in await service.channel_games(thread.guild_id, thread.id)] == [str(bob.id)]
+
+
+class GatedReviews(AiPool):
+    """The real pool, whose reviews wait until the test opens the gate (a review that takes long, as a game's first
+    one does on a busy machine)."""
+
+    gate: asyncio.Event
+
+    async def review(self, game: GameInput) -> GameReview:
+        await self.gate.wait()
+        return await super().review(game)
+
+
+@pytest.fixture
+def pool_type() -> type[AiPool]:
+    GatedReviews.gate = asyncio.Event()
+    return GatedReviews
+
+
+async def test_a_review_page_that_must_be_computed_is_deferred_in_time(harness: Harness) -> None:
+    """Previous or Next under a review (``km:rv:``) answered only when the review was there: one that had to be
+    computed (never stored, or a board of a faulty version) answered after Discord's 3 seconds, "Unknown
+    interaction", logged at ERROR. Now the click is deferred first, and the page comes when the review does."""
+    emulator = harness.emulator
+    alice = harness.user("alice")
+    board = await play_ai(harness, alice)
+    shown = board_state(board)
+    assert shown is not None and harness.service is not None
+    game_id = shown[0]
+    await harness.service.resign(game_id, emulator.guild.id, User(alice.id, alice.name))
+    page = emulator.state.add_message(
+        Message(
+            emulator.state.snowflake(),
+            board.channel_id,
+            board.guild_id,
+            emulator.bot_user,
+            content="an old review",
+            components=[
+                {"type": 1, "components": [{"type": 2, "style": 2, "label": "Next", "custom_id": f"km:rv:{game_id}:1"}]}
+            ],
+        )
+    )
+    handle = emulator.click(alice, page, f"km:rv:{game_id}:1")
+    await eventually(lambda: handle.record.answered, what="the click deferred (the emulator refuses it after 3 s)")
+    GatedReviews.gate.set()
+    await handle
+    await eventually(lambda: bool(page.embeds), what="the review's page on the clicked message")

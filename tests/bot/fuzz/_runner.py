@@ -16,13 +16,13 @@ RECENT = 30
 
 async def run(
     steps: int,
-    step: Callable[[int], Awaitable[str]],
+    step: Callable[[], Awaitable[str]],
     invariants: Invariants,
     errors: ErrorLog,
     replay: str,
     lanes: int = 1,
 ) -> float:
-    """Run ``steps`` steps (``step(n)`` returns what it did) in ``lanes`` concurrent lanes (people act at the same
+    """Run ``steps`` steps (``step()`` returns what it did) in ``lanes`` concurrent lanes (people act at the same
     time, and a step waiting on Redis leaves the loop to another), checking the invariants and the error log after
     each step and everything at the end; returns the seconds it took. A failure names the step, the replay and the
     last :data:`RECENT` steps."""
@@ -34,7 +34,7 @@ async def run(
     async def lane() -> None:
         while not failed and (n := next(numbers)) <= steps:
             try:
-                recent.append(f"{n}: {await step(n)}")
+                recent.append(f"{n}: {await step()}")
                 async with checking:
                     await invariants.check()
                     errors.check()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from bot.pool import ThreadChooser
 from bot.redis_process import EmbeddedRedis
 from tests.bot.fuzz._inputs import seed
 from tests.bot.fuzz._invariants import ErrorLog
@@ -39,6 +40,18 @@ async def fuzz_redis(fuzz_redis_server: EmbeddedRedis) -> AsyncIterator[aioredis
         yield client
     finally:
         await client.aclose()
+
+
+@pytest.fixture
+async def threads() -> AsyncIterator[ThreadChooser]:
+    """The AI in two threads of this process (the bot's ``USE_THREADS`` backend): real searches, no processes to
+    start."""
+    chooser = ThreadChooser(2)
+    await chooser.start()
+    try:
+        yield chooser
+    finally:
+        await chooser.close()
 
 
 @pytest.fixture

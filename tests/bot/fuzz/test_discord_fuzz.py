@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 import redis.asyncio as aioredis
@@ -36,16 +36,6 @@ LIMITED = 0.15
 @pytest.fixture
 def emulator_answer_timeout() -> float:
     return 20.0  # eight people at once on a shared, loaded 2-core machine
-
-
-@pytest.fixture
-async def threads() -> AsyncIterator[ThreadChooser]:
-    chooser = ThreadChooser(2)
-    await chooser.start()
-    try:
-        yield chooser
-    finally:
-        await chooser.close()
 
 
 def board_check(emulator: DiscordEmulator) -> Callable[[GameState], None]:
@@ -95,15 +85,12 @@ async def test_discord_fuzz(
     limited = int(STEPS * LIMITED)
     replay = replay_hint(fuzz_seed, __file__)
 
-    async def step(n: int) -> str:
-        return await driver.step()
-
     await harness.start()
     try:
-        seconds = await run(STEPS - limited, step, invariants, error_log, replay, LANES)
+        seconds = await run(STEPS - limited, driver.step, invariants, error_log, replay, LANES)
         harness.settings = shipped_limits(settings)  # a restart between the phases, with no interaction in flight
         await harness.restart()
-        seconds += await run(limited, step, invariants, error_log, replay, LANES)
+        seconds += await run(limited, driver.step, invariants, error_log, replay, LANES)
     finally:
         await harness.stop()
         await invariants.close()

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import AsyncIterator
 
-import pytest
 import redis.asyncio as aioredis
 
 from bot.pool import ThreadChooser
@@ -32,36 +30,22 @@ SETTINGS = {
 }
 
 
-@pytest.fixture
-async def chooser() -> AsyncIterator[ThreadChooser]:
-    """The AI in two threads of this process (the bot's ``USE_THREADS`` backend): real searches, no process start."""
-    threads = ThreadChooser(2)
-    await threads.start()
-    try:
-        yield threads
-    finally:
-        await threads.close()
-
-
 async def test_service_fuzz(
-    fuzz_redis: aioredis.Redis, chooser: ThreadChooser, fuzz_seed: int, error_log: ErrorLog
+    fuzz_redis: aioredis.Redis, threads: ThreadChooser, fuzz_seed: int, error_log: ErrorLog
 ) -> None:
     settings = settings_with(SETTINGS)
     clock = Clock(START)
     rng = random.Random(fuzz_seed)
     inputs = Inputs(rng)
     service = GameService(
-        RedisGameStore(fuzz_redis), chooser, settings, clock=clock, rng=random.Random(rng.random()), reviewer=chooser
+        RedisGameStore(fuzz_redis), threads, settings, clock=clock, rng=random.Random(rng.random()), reviewer=threads
     )
     invariants = Invariants(fuzz_redis, settings)
     await invariants.start()
     driver = ServiceDriver(service, invariants, inputs, clock, World.make(inputs))
 
-    async def step(n: int) -> str:
-        return await driver.step()
-
     try:
-        seconds = await run(STEPS, step, invariants, error_log, replay_hint(fuzz_seed, __file__), LANES)
+        seconds = await run(STEPS, driver.step, invariants, error_log, replay_hint(fuzz_seed, __file__), LANES)
     finally:
         await service.close()
         await invariants.close()

@@ -240,7 +240,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             await stack.enter_async_context(self.boards.opening(interaction.channel_id or 0))
             room = None
             if threads_allowed(interaction, self.game_threads):
-                room = await stack.enter_async_context(CommandThread(interaction, name, self.boards))
+                room = await stack.enter_async_context(CommandThread(interaction, name, self.boards, self.service))
             try:
                 result = await within_deadline(interaction, start(room))
             except BaseException:

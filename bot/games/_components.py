@@ -96,7 +96,8 @@ class PieceSelect(
         self.game_id, self.version = game_id, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        square = int(_chosen(interaction, "0"))
+        chosen = _chosen(interaction, "0")
+        square = int(chosen) if chosen.isdecimal() else 0  # a value no board offers selects no piece
         await _handle(interaction, lambda h: h.on_piece(interaction, self.game_id, self.version, square))
 
 

@@ -219,7 +219,7 @@ class ComponentHandlers:
         try:
             result = await self._service.accept(challenge_id, guild, me, channel_id=thread.id)
         except BaseException:
-            await close_thread(thread)
+            await close_thread(thread, self._service)
             raise
         return result, thread
 

@@ -19,7 +19,7 @@ from bot.games._finder import GameFinder
 from bot.games._handlers import user_of
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
-from bot.games._respond import observe
+from bot.games._respond import observe, update, within_deadline
 from bot.games._theme import FINISHED_COLOUR, UNICODE
 from bot.i18n import ENGLISH, Language, _
 from bot.service import Analysis, GameService, PlayerRef, end_text
@@ -57,9 +57,11 @@ class ReviewHandlers:
         await self._show(interaction, game_id, 0)
 
     async def on_page(self, interaction: Interaction, game_id: str, page: int) -> None:
-        analysis = await self._service.analyse(game_id, user_of(interaction.user), interaction.guild_id)
-        await interaction.response.edit_message(**review_message(analysis, page, user_language(interaction)))
-        observe(interaction)
+        """Previous or Next: the page on the same message (deferred first when the review is slow to come, as when
+        it must be computed again)."""
+        work = self._service.analyse(game_id, user_of(interaction.user), interaction.guild_id)
+        analysis = await within_deadline(interaction, work)
+        await update(interaction, **review_message(analysis, page, user_language(interaction)))
 
     async def _show(self, interaction: Interaction, game_id: str, page: int) -> None:
         analysis = await self._service.analyse(game_id, user_of(interaction.user), interaction.guild_id)

@@ -20,6 +20,7 @@ from bot.games import _messages as say
 from bot.games._keeper import BoardKeeper
 from bot.games._locale import channel_language
 from bot.games._respond import send
+from bot.service import GameService, ServiceError
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -42,9 +43,12 @@ def threads_allowed(interaction: Interaction, enabled: bool) -> bool:
     return allowed.create_public_threads and allowed.send_messages_in_threads
 
 
-async def close_thread(thread: discord.Thread) -> None:
-    """Archive and lock a thread whose game was not started after all."""
-    with contextlib.suppress(discord.HTTPException):
+async def close_thread(thread: discord.Thread, service: GameService) -> None:
+    """Archive and lock a thread whose game was not started after all, unless a game is played in it now: someone
+    who ran a command in the new thread before its game was stored started one there (and took the thread)."""
+    with contextlib.suppress(discord.HTTPException, ServiceError):
+        if await service.channel_games(thread.guild.id, thread.id):
+            return
         await thread.edit(archived=True, locked=True)
 
 
@@ -54,9 +58,10 @@ class CommandThread:
     (None if Discord refuses the thread: the game is then played in the channel). :meth:`abandon` tidies up when the
     game is refused after all; :meth:`announce` makes the message link to the game's thread."""
 
-    def __init__(self, interaction: Interaction, name: str, boards: BoardKeeper) -> None:
+    def __init__(self, interaction: Interaction, name: str, boards: BoardKeeper, service: GameService) -> None:
         self._interaction = interaction
         self._boards = boards
+        self._service = service
         self.name = name
         """The thread's name (see :func:`thread_name`)."""
         self._stack = contextlib.AsyncExitStack()
@@ -94,7 +99,7 @@ class CommandThread:
     async def abandon(self) -> None:
         """The game was refused after its thread was opened: close the thread and delete the message."""
         if self.thread is not None:
-            await close_thread(self.thread)
+            await close_thread(self.thread, self._service)
             await self._delete_message()
             self.thread = None
 

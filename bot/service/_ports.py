@@ -200,11 +200,19 @@ class GameStore(Protocol):
         ...
 
     async def erase_user(
-        self, user_id: str, scopes: Sequence[str], variants: Sequence[str], pair_days: Sequence[tuple[str, str]]
+        self,
+        user_id: str,
+        scopes: Sequence[str],
+        variants: Sequence[str],
+        pair_days: Sequence[tuple[str, str]],
+        *,
+        finished: int,
     ) -> None:
         """Delete what is kept under a user's id: their name, closed challenges, game and challenge indexes, history,
         ratings, leaderboard places and versus-the-bot records (in each of ``scopes`` × ``variants``) and the daily
-        counts of their pairs (``(other user, yyyymmdd)``)."""
+        counts of their pairs (``(other user, yyyymmdd)``). Guarded, since the caller checked and anonymised first:
+        :class:`CommitConflict` ``games`` or ``challenges`` when the user has an active game or a pending challenge
+        now, ``history`` when their history holds more than the ``finished`` games the caller anonymised."""
         ...
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from bot.i18n import _
-from bot.service._errors import InvalidRequestError, PositionChangedError
+from bot.service._errors import InvalidRequestError, PositionChangedError, ServiceError
 from bot.service._models import GameState, PlayerRef, Rating
 from bot.service._pdn import game_pdn
 from bot.service._ports import CommitConflict, GameStore
@@ -29,6 +29,7 @@ _BATCH = 100
 _ATTEMPTS = 3
 _PAIR_DAY_WINDOW = 3 * 86400.0
 """Games that ended this recently may still have a pair's daily count (they expire after two days)."""
+_CHANGED = _("your games kept changing while they were being anonymised; try again")
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,16 @@ def anonymised(game: GameState, user_id: str) -> GameState:
     return after.evolve(pdn=game_pdn(after)) if game.pdn is not None else after
 
 
+def _erase_refused(why: str) -> ServiceError:
+    """The refusal of an erasure: the user has a game in progress (``games``) or a pending challenge
+    (``challenges``), or a game of theirs ended while the others were anonymised."""
+    if why == "games":
+        return InvalidRequestError(_("you have a game in progress: finish or resign it first, then delete your data"))
+    if why == "challenges":
+        return InvalidRequestError(_("you have a pending challenge: cancel it or let it expire, then delete your data"))
+    return PositionChangedError(_CHANGED)
+
+
 class Privacy:
     """Reads and erases a user's data in the store."""
 
@@ -100,13 +111,9 @@ class Privacy:
         """Anonymise the user's finished games and delete everything else kept under their id."""
         data = await self.report(user_id)
         if data.active_games:
-            raise InvalidRequestError(
-                _("you have a game in progress: finish or resign it first, then delete your data")
-            )
+            raise _erase_refused("games")
         if data.pending_challenges:
-            raise InvalidRequestError(
-                _("you have a pending challenge: cancel it or let it expire, then delete your data")
-            )
+            raise _erase_refused("challenges")
         history = await self._store.history(user_id, 1 << 30)
         recent = self._clock() - _PAIR_DAY_WINDOW
         pair_days: list[tuple[str, str]] = []
@@ -120,7 +127,10 @@ class Privacy:
                     pair_days.append((others[0], time.strftime("%Y%m%d", time.gmtime(game.ended_at))))
                 count += await self._anonymise(game, user_id)
         scopes = await self._scopes(user_id, guilds)
-        await self._store.erase_user(user_id, scopes, tuple(VARIANTS), pair_days)
+        try:
+            await self._store.erase_user(user_id, scopes, tuple(VARIANTS), pair_days, finished=len(history))
+        except CommitConflict as exc:  # a game or challenge began, or a game ended, since the checks above
+            raise _erase_refused(exc.tag) from None
         return Erasure(count, len(data.ratings))
 
     async def delete_finished(self, ended_before: float, limit: int) -> int:
@@ -148,7 +158,7 @@ class Privacy:
                 if fresh is None:
                     return 0
                 game = fresh
-        raise PositionChangedError(_("your games kept changing while they were being anonymised; try again"))
+        raise PositionChangedError(_CHANGED)
 
     async def _scopes(self, user_id: str, more_guilds: Iterable[str] = ()) -> list[str]:
         """The ladders the user may be on: everyone's and those of the servers they finished games in."""

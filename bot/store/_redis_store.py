@@ -199,7 +199,10 @@ class RedisGameStore:
         else:
             if old[: len(after.moves)] != after.moves:
                 raise ValueError("a game's new move list must extend or shorten the old one")
-            commit.op("LTRIM", moves_key, "0", str(len(after.moves) - 1))
+            if after.moves:
+                commit.op("LTRIM", moves_key, "0", str(len(after.moves) - 1))
+            else:  # LTRIM 0 -1 would keep the whole list
+                commit.op("DEL", moves_key)
 
     async def create_game(
         self,
@@ -318,13 +321,16 @@ class RedisGameStore:
         await self._run(commit)
 
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
-        await self._set_field(self._game_key(game_id), "board", where)
+        await self._set_field(game_id, self._game_key(game_id), "board", where)
 
     async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
-        await self._set_field(self._k("challenge", challenge_id), "message", where)
+        await self._set_field(challenge_id, self._k("challenge", challenge_id), "message", where)
 
-    async def _set_field(self, key: str, field: str, where: MessageRef) -> None:
-        """Write an unversioned display field of an existing record (``missing`` when there is none)."""
+    async def _set_field(self, record_id: str, key: str, field: str, where: MessageRef) -> None:
+        """Write an unversioned display field of an existing record (``missing`` when there is none, or when
+        ``record_id`` is not shaped like an id: ``<id>:moves`` names a list, no record)."""
+        if not is_id(record_id):
+            raise CommitConflict("missing")
         commit = _Commit()
         commit.check("missing", "exists", key, "", "1")
         commit.op("HSET", key, field, where.to_json())
@@ -373,9 +379,18 @@ class RedisGameStore:
         await self._run(commit)
 
     async def erase_user(
-        self, user_id: str, scopes: Sequence[str], variants: Sequence[str], pair_days: Sequence[tuple[str, str]]
+        self,
+        user_id: str,
+        scopes: Sequence[str],
+        variants: Sequence[str],
+        pair_days: Sequence[tuple[str, str]],
+        *,
+        finished: int,
     ) -> None:
         commit = _Commit()
+        commit.check("games", "scard", self._k("user", user_id, "games"), "", "0")
+        commit.check("challenges", "scard", self._k("user", user_id, "challenges"), "", "0")
+        commit.check("history", "zcount<", self._k("user", user_id, "history"), "-inf", str(finished + 1))
         for challenge_id in await self._r.smembers(self._k("user", user_id, "closed")):
             commit.op("DEL", self._k("challenge", _text(challenge_id)))
         commit.op("HDEL", self._k("names"), user_id)

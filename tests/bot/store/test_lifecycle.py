@@ -106,7 +106,7 @@ async def test_every_store_call_on_a_dead_redis_is_store_unavailable(redis_serve
             store.due_challenges(START, 10),
             store.set_names({ANN.id: ANN.name}),
             store.leaderboard("global", "american", 10),
-            store.erase_user(ANN.id, ["global"], ["american"], []),
+            store.erase_user(ANN.id, ["global"], ["american"], [], finished=0),
         ]
         for call in calls:
             with pytest.raises(StoreUnavailableError, match="cannot reach its storage"):

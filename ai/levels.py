@@ -20,7 +20,7 @@ from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
 from ai.book import WithBook
 from ai.iterative import SteadyPlayer
 from ai.kernel import KernelPlayer
-from ai.learners import WeightsFileError, read_weights
+from ai.learners import FrozenPlayer, WeightsFileError, read_weights
 from ai.learners.lms import LmsPlayer
 from ai.learners.qlearning import QLearningPlayer
 from ai.learners.sarsa import SarsaPlayer
@@ -117,6 +117,11 @@ HARD_DEPTH = 6
 HARD_TABLE_ENTRIES = 1 << 18
 """``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s."""
 
+def _learner(name: str, summary: str, player: type[FrozenPlayer[Any]]) -> Level:
+    """A learning level: it plays its shipped weights, or a weights file's as ``name@FILE`` (:func:`with_weights`)."""
+    return Level(name, summary, player, Limits(), max_time=1.0, trained=lambda models: player(models=models))
+
+
 BUILT_IN = (
     Level("easy", "Plays a random legal move: a gentle first opponent.", RandomPlayer, Limits(), max_time=1.0),
     Level("medium", "Alpha-beta 5 plies deep on a material count (man 1, king 2).", MediumPlayer, Limits(depth=5)),
@@ -153,29 +158,20 @@ BUILT_IN = (
         lambda: SolvedOnMini(WithBook(KernelPlayer(endgames=True))),
         Limits(time=2.0),
     ),
-    Level(
+    _learner(
         "qlearning",
         "Learnt by Q-learning over seven board characteristics; plays the move of highest learnt value.",
         QLearningPlayer,
-        Limits(),
-        max_time=1.0,
-        trained=lambda models: QLearningPlayer(models=models),
     ),
-    Level(
+    _learner(
         "lms",
         "A linear evaluation of pieces, kings and threats learnt by LMS in self-play; looks one move ahead.",
         LmsPlayer,
-        Limits(),
-        max_time=1.0,
-        trained=lambda models: LmsPlayer(models=models),
     ),
-    Level(
+    _learner(
         "sarsa",
         "Learnt by linear SARSA over eight move features; plays the move of highest learnt value.",
         SarsaPlayer,
-        Limits(),
-        max_time=1.0,
-        trained=lambda models: SarsaPlayer(models=models),
     ),
 )
 """The levels King Me ships, in the order players see them."""

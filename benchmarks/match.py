@@ -2,8 +2,11 @@
 
     python benchmarks/match.py master greedy --games 20 --time-a 0.5 --time-b 0.5
     python benchmarks/match.py master py-draughts --games 20 --time-a 1 --time-b 1
+    python benchmarks/match.py master master@HEAD~1 --games 40 --time-a 0.2 --time-b 0.2
 
-A player is a King Me level or ``py-draughts`` (SimpleEngine in the throwaway ``.bench-venv``, captures compulsory).
+A player is a King Me level, ``py-draughts`` (SimpleEngine in the throwaway ``.bench-venv``, captures compulsory) or
+``LEVEL@REVISION``: a level of an earlier commit, run from its own files (``benchmarks/revision_worker.py``), to
+measure a change against the code before it.
 Games stop at 200 plies (scored a draw). For the real arena with Elo, see ``kingme arena``.
 """
 
@@ -20,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.api import Limits, get_level, merge_limits
 from ai.arena import deal_ballots
+from benchmarks.revision_worker import Client as RevisionClient
+from benchmarks.revision_worker import split
 from core import Board, Color
 
 MAX_PLIES = 200
@@ -36,6 +41,7 @@ def play(black: str, white: str, times: tuple[float, float], opening: tuple[str,
         from benchmarks.pydraughts_worker import Client
 
         client = Client()
+    revisions = {name: RevisionClient(pair[1]) for name in (black, white) if (pair := split(name))}
     rng = random.Random(seed)
     try:
         while board.outcome() is None and len(board.move_stack) < MAX_PLIES:
@@ -43,6 +49,9 @@ def play(black: str, white: str, times: tuple[float, float], opening: tuple[str,
             if name == PEER:
                 assert client is not None
                 text = str(client.search(board.fen(), seconds)["move"])
+            elif name in revisions:
+                moves = [move.text() for move in board.move_stack]
+                text = revisions[name].choose(name.partition("@")[0], moves, seconds, rng.randrange(1 << 30))
             else:
                 level = get_level(name)
                 text = level.factory().choose(board.copy(), merge_limits(level, Limits(time=seconds)), rng).move
@@ -50,6 +59,8 @@ def play(black: str, white: str, times: tuple[float, float], opening: tuple[str,
     finally:
         if client is not None:
             client.close()
+        for revision in revisions.values():
+            revision.close()
     outcome = board.outcome()
     if outcome is None:
         return "1/2-1/2", f"ply cap, {board.fen()}"

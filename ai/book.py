@@ -56,14 +56,21 @@ class Book:
             return ()
         return self.positions.get(board.fen(), ())
 
-    def choose(self, board: Board, rng: random.Random) -> BookMove | None:
-        """A legal book move for ``board`` (see the module's docstring), or None if the book has none."""
+    def playable(self, board: Board) -> tuple[BookMove, ...]:
+        """The legal book moves of ``board`` within :data:`MARGIN` of the best (the moves ``master`` plays from it)."""
         legal = {m.text() for m in board.legal_moves}
         moves = [m for m in self.moves(board) if m.move in legal]
         if not moves:
-            return None
+            return ()
         best = max(m.score for m in moves)
-        playable = [m for m in moves if m.score >= best - MARGIN]
+        return tuple(m for m in moves if m.score >= best - MARGIN)
+
+    def choose(self, board: Board, rng: random.Random) -> BookMove | None:
+        """A legal book move for ``board`` (see the module's docstring), or None if the book has none."""
+        playable = self.playable(board)
+        if not playable:
+            return None
+        best = max(m.score for m in playable)
         weights = [1 + m.score - (best - MARGIN) for m in playable]
         return rng.choices(playable, weights=weights)[0]
 
@@ -85,11 +92,25 @@ class Book:
 
 
 @functools.cache
+@functools.cache
 def shipped() -> Book:
-    """The book shipped with King Me (an empty one if the file is missing)."""
+    """The book shipped with King Me (an empty one if the file is missing), read once per process."""
     if not BOOK_FILE.is_file():
         return Book({})
     return Book.from_json(BOOK_FILE.read_text(encoding="utf-8"))
+
+
+def opening_theory(board: Board) -> frozenset[str]:
+    """The moves from ``board`` that are opening theory: the shipped book's playable moves, and in a game from the
+    start position the next move of every ACF deck ballot the game has followed so far (the deck's openings are
+    tournament-tested, whatever a search of them says)."""
+    known = {m.move for m in shipped().playable(board)}
+    if board.variant is AMERICAN and board.initial_fen == Board().initial_fen:
+        played = tuple(m.text() for m in board.move_stack)
+        for ballot in acf_deck():
+            if len(ballot.moves) > len(played) and ballot.moves[: len(played)] == played:
+                known.add(ballot.moves[len(played)])
+    return frozenset(known)
 
 
 @dataclass(frozen=True)

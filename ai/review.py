@@ -15,14 +15,17 @@ The method, in the order it runs (``docs/ai.md``, "Game review", says the same f
    minus after, both from the mover's side, never below zero, and zero when the move is the one the search prefers.
    A loss of at least :data:`INACCURACY`, :data:`MISTAKE` or :data:`BLUNDER` makes the move an inaccuracy, a mistake or
    a blunder (lichess's thresholds on its win-percentage scale). A move from a position with one legal move is forced
-   and never judged.
+   and never judged, and neither is a *book* move, opening theory (:func:`ai.book.opening_theory`: a move the opening
+   book plays, or the next move of an ACF deck ballot the game has followed from the start): tournament-tested
+   openings and the book's deep searches outweigh a review's small differences between them.
 4. **The result thrown away:** a position is *won* for a side whose expected score is at least :data:`WON`, *lost* at
    most ``1 - WON``, otherwise *drawn*; a judged move that turns won into drawn or lost, or drawn into lost, threw the
    result away. Every move judged an inaccuracy or worse comes with the search's best move and line in the position
    before it.
-5. **Accuracy** of a player: the mean over their judged moves of lichess's per-move accuracy
-   ``103.1668 * exp(-0.04354 * loss) - 3.1669`` (the loss in percentage points, the result held to 0-100), so a game of
-   best moves is 100 and a loss of 15 points (a blunder) alone scores 50; ``None`` for a player with no judged move.
+5. **Accuracy** of a player: the mean over their judged moves (book moves and forced moves left out) of lichess's
+   per-move accuracy ``103.1668 * exp(-0.04354 * loss) - 3.1669`` (the loss in percentage points, the result held to
+   0-100), so a game of best moves is 100 and a loss of 15 points (a blunder) alone scores 50; ``None`` for a player
+   with no judged move.
 """
 
 from __future__ import annotations
@@ -31,10 +34,11 @@ import enum
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ai.book import opening_theory
 from ai.player import GameInput, Limits
 from ai.tt import MATE_BOUND
 from core import Board, Color
@@ -56,14 +60,16 @@ BLUNDER = 0.15
 """Expected score lost by a move that makes it an inaccuracy, a mistake, a blunder."""
 WON = 0.70
 """Expected score from which a position counts as won (``1 - WON`` and below: lost): about 0.85 of a man up."""
-VERSION = 1
-"""The method's version, kept with every stored review (a changed method can tell its old reviews apart)."""
+VERSION = 2
+"""The method's version, kept with every stored review (a changed method can tell its old reviews apart); 2: book
+moves are not judged."""
 
 
 class Judgement(enum.Enum):
     """What a move is worth, from the expected score it lost."""
 
     FORCED = "forced"
+    BOOK = "book"
     BEST = "best"
     GOOD = "good"
     INACCURACY = "inaccuracy"
@@ -260,14 +266,18 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * loss * 100) - 3.1669))
 
 
-def judge_move(ply: int, move: str, mover: Color, before: PositionEval, after: PositionEval) -> MoveReview:
+def judge_move(
+    ply: int, move: str, mover: Color, before: PositionEval, after: PositionEval, book: Collection[str] = ()
+) -> MoveReview:
     """The verdict on ``move``, played by ``mover`` from ``before`` (the position after ``ply - 1`` moves) to
-    ``after``."""
+    ``after``; ``book`` holds the moves of opening theory from ``before`` (:func:`ai.book.opening_theory`)."""
     side = "black" if mover is Color.BLACK else "white"
     mine_before = round(before.expected if mover is Color.BLACK else 1.0 - before.expected, 4)
     mine_after = round(after.expected if mover is Color.BLACK else 1.0 - after.expected, 4)
     if before.legal <= 1:
         return MoveReview(ply, move, side, Judgement.FORCED, 0.0, mine_before, mine_after)
+    if move in book:
+        return MoveReview(ply, move, side, Judgement.BOOK, 0.0, mine_before, mine_after)
     best = move == before.best
     loss = 0.0 if best else round(max(0.0, mine_before - mine_after), 4)
     judgement = _judgement(loss, best)
@@ -280,7 +290,7 @@ def judge_move(ply: int, move: str, mover: Color, before: PositionEval, after: P
 
 def _summary(color: Color, moves: Sequence[MoveReview]) -> PlayerReview:
     side = "black" if color is Color.BLACK else "white"
-    judged = [m for m in moves if m.mover == side and m.judgement is not Judgement.FORCED]
+    judged = [m for m in moves if m.mover == side and m.judgement not in (Judgement.FORCED, Judgement.BOOK)]
     accuracy = sum(move_accuracy(m.loss) for m in judged) / len(judged) if judged else None
 
     def count(judgement: Judgement) -> int:
@@ -303,8 +313,9 @@ def assemble(game: GameInput, positions: Sequence[PositionEval], nodes: int = RE
     moves = []
     for ply, text in enumerate(game.moves, start=1):
         mover = board.turn
+        theory = opening_theory(board)
         board.push_text(text)
-        moves.append(judge_move(ply, text, mover, positions[ply - 1], positions[ply]))
+        moves.append(judge_move(ply, text, mover, positions[ply - 1], positions[ply], theory))
     return GameReview(
         board.variant.name,
         nodes,

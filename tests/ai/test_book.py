@@ -55,3 +55,21 @@ def test_a_book_move_that_is_not_legal_is_never_played() -> None:
     assert made_up.choose(start, random.Random(0)) == BookMove("11-15", 0)
     assert made_up.choose(Board("B:W18:B14"), random.Random(0)) is None
     assert Book.from_json(made_up.to_json()) == made_up
+
+
+def test_opening_theory_is_the_book_s_playable_moves_and_the_deck_s_next_moves() -> None:
+    after = Board()
+    after.push_text("11-15")
+    playable = {m.move for m in book.shipped().playable(after)}
+    deck = {b.moves[1] for b in acf_deck() if b.moves[0] == "11-15"}
+    theory = book.opening_theory(after)
+    assert playable and deck and theory == playable | deck
+    assert "23-19" in deck  # the deck's most common reply, whatever the book's own searches score it
+    deep = Board()
+    for text in ("11-15", "23-19", "8-11", "22-17", "9-13"):
+        deep.push_text(text)
+    deep_theory = book.opening_theory(deep)
+    assert deep_theory == {m.move for m in book.shipped().playable(deep)}  # past the deck's 3 moves
+    assert {m.text() for m in deep.legal_moves} - deep_theory  # and not every legal move is theory
+    same_position = Board(after.fen())  # no history from the start: the deck cannot be followed
+    assert book.opening_theory(same_position) == playable

@@ -70,6 +70,14 @@ def test_forced_moves_are_never_judged() -> None:
     assert [p.ply for p in review.positions] == list(range(len(played.moves) + 1))
 
 
+def test_opening_theory_is_not_judged_nor_counted_in_accuracy() -> None:
+    review = review_game(game(*HANGS_A_MAN))
+    assert [m.judgement for m in review.moves[:2]] == [Judgement.BOOK, Judgement.BOOK]  # 11-15 23-19: the deck's line
+    assert review.moves[2].judgement is Judgement.BLUNDER  # 12-16 is not theory
+    black = review.player(Color.BLACK)
+    assert black.accuracy == round(move_accuracy(review.moves[2].loss), 1)  # 12-16 is Black's only judged move
+
+
 def test_a_review_is_reproducible_and_reads_back() -> None:
     played = game(*HANGS_A_MAN)
     first = review_game(played, nodes=5_000)

@@ -178,11 +178,11 @@ def _reward(buf: mg.Buffer, at: int, cut: int, ply: int, depth: int, black: bool
 @njit
 def _reduction(depth: int, index: int) -> int:
     """Late-move reduction of the ``index``-th quiet move (from 0) at ``depth``: more for later moves deeper down."""
-    if index < 2:
+    if index < 1:
         return 0
-    if index < 5 or depth < 5:
+    if index < 3 or depth < 4:
         return 1
-    if index < 10 or depth < 8:
+    if index < 6 or depth < 7:
         return 2
     return 3
 

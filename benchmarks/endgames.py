@@ -1,10 +1,14 @@
-"""Does ``master`` win its won endings? Random won positions of up to 5 pieces, played out by ``master`` on both sides.
+"""Does ``master`` win its won endings? Random won positions, played out by ``master`` on both sides.
 
     python -m benchmarks.endgames --positions 20 --time 0.2 --seed 1
+    python -m benchmarks.endgames --kings 4 3 --positions 20 --time 0.2 --seed 1
 
-A position is drawn at random (kings and men, either side to move, no capture pending) until the shipped 5-piece
-database says the side to move wins; ``master`` then plays both sides under the game's rules (the 40-move rule and
-repetition included). The report counts the wins it converts and how many plies they took.
+By default a position of up to 5 pieces is drawn at random (kings and men, either side to move, no capture pending)
+until the shipped 5-piece database says the side to move wins. With ``--kings A B`` it is A kings against B (fewer)
+kings, beyond the database, the stronger side to move and no capture pending: a king up is a win in such endings, but
+the conversion (forcing an exchange) lies beyond the search's horizon and needs a plan. ``master`` then plays both
+sides under the game's rules (the 40-move rule and repetition included). The report counts the wins the stronger side
+converts and how many plies they took.
 """
 
 from __future__ import annotations
@@ -39,24 +43,41 @@ def won_position(rng: random.Random, db: Array) -> Board:
             return board
 
 
+def kings_position(rng: random.Random, strong: int, weak: int) -> Board:
+    """A random position of ``strong`` kings against ``weak`` kings, the stronger side to move, no capture pending."""
+    while True:
+        squares = rng.sample(range(1, 33), strong + weak)
+        black = rng.random() < 0.5
+        mine = ",".join(f"K{n}" for n in squares[:strong])
+        theirs = ",".join(f"K{n}" for n in squares[strong:])
+        fen = f"B:W{theirs}:B{mine}" if black else f"W:W{mine}:B{theirs}"
+        board = Board(fen)
+        if board.outcome() is None and not any(m.captures for m in board.legal_moves):
+            return board
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--time", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kings", type=int, nargs=2, metavar=("A", "B"), help="A kings against B kings instead")
     args = parser.parse_args()
     db = loaded()
     if db is None:
         raise SystemExit("no endgame database")
+    if args.kings and not args.kings[0] > args.kings[1] > 0:
+        raise SystemExit("--kings A B: A more kings than B, B at least 1")
     rng = random.Random(args.seed)
+    play_rng = random.Random(args.seed + 1)  # apart from the positions' draw, so runs of two versions share positions
     level = get_level("master")
     player = level.factory()
     converted: list[int] = []
     for n in range(args.positions):
-        board = won_position(rng, db)
+        board = kings_position(rng, *args.kings) if args.kings else won_position(rng, db)
         start, winner = board.fen(), board.turn
         while board.outcome() is None:
-            board.push_text(player.choose(board, Limits(time=args.time), rng).move)
+            board.push_text(player.choose(board, Limits(time=args.time), play_rng).move)
         outcome = board.outcome()
         won = outcome is not None and outcome.winner is winner
         if won:

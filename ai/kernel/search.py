@@ -38,7 +38,7 @@ from ai.kernel import movegen as mg
 from ai.kernel import tables as t
 from ai.kernel.egdb import DRAW, UNKNOWN, WIN
 from ai.kernel.egdb import probe as probe_database
-from ai.kernel.evaluation import evaluate, progress
+from ai.kernel.evaluation import drive, evaluate, progress
 from ai.kernel.jit import njit, now, popcount
 from ai.kernel.tt import MOVE, SCORE, depth_of, flag_of, from_tt, mate_window, probe, store, to_tt
 from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER
@@ -244,7 +244,7 @@ def pvs(
                 return sign * (KNOWN_WIN - PROGRESS_BASE + progress(winner, loser, kings, k))
     leaf = depth <= 0 or ply >= MAX_PLY
     if leaf and not mg.jumpers(me, opp, kings, black, k) and mg.step_count(me, opp, kings, black, k):
-        return evaluate(me, opp, kings, black, k)  # a quiet leaf: no need to generate its moves
+        return evaluate(me, opp, kings, black, k) + drive(me, opp, kings, k)  # a quiet leaf: no need for its moves
     alpha, beta = mate_window(alpha, beta, ply)
     if alpha >= beta:
         return alpha
@@ -273,7 +273,7 @@ def pvs(
             return 0
     capture = (buf[0, at] & mg.CAPTURED) != 0
     if leaf and not capture:
-        return evaluate(me, opp, kings, black, k)  # a blocked side that passes
+        return evaluate(me, opp, kings, black, k) + drive(me, opp, kings, k)  # a blocked side that passes
     ordered = end - at > 1 and not root
     if ordered:
         _order(buf, at, end, tt_move, ply, black, capture, work)

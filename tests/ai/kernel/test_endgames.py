@@ -1,5 +1,6 @@
 """The endgame databases inside the search: ``master`` wins a won ending against a perfect defender within the
-40-move rule, and the database corrects the search where the search alone misjudges an ending."""
+40-move rule, and the database corrects the search where the search alone misjudges an ending; beyond the databases,
+the drive converts a king up in a kings' ending."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from ai import egdb
 from ai.api import Limits, get_level
-from ai.kernel import KernelPlayer, build_endgame_database
+from ai.kernel import KernelPlayer, build_endgame_database, engine, tables
 from ai.kernel.egdb import HEADER, LOSS, WIN, probe
+from ai.kernel.evaluation import drive
 from ai.kernel.search import KNOWN_WIN, PROGRESS_BASE
 from core import Board, Color, Move
 from tests.ai.endgames import Position, solve
@@ -101,3 +103,30 @@ def test_the_shipped_database_holds_the_same_tables_as_a_fresh_build(four: egdb.
     db = egdb.read(shipped)
     assert (db[1:HEADER][four[1:HEADER] >= 0] == four[1:HEADER][four[1:HEADER] >= 0]).all()
     assert (db[HEADER : four.shape[0] - 1] == four[HEADER:-1]).all()  # the 4-piece tables come first in both
+
+
+def _drive(fen: str) -> int:
+    board = Board(fen)
+    me, opp = (board.black, board.white) if board.turn is Color.BLACK else (board.white, board.black)
+    return int(drive(me, opp, board.kings, tables.of(board.variant)))
+
+
+def test_the_drive_pulls_the_stronger_side_s_kings_at_a_side_left_with_kings_only() -> None:
+    assert _drive("W:W21,22,K30:B1,2") == 0  # both sides have men: the evaluation's features judge it
+    near = _drive("W:WK14,K15,K22,K23:BK10,K11,K18")
+    far = _drive("W:WK29,K30,K31,K32:BK1,K2,K3")
+    assert near > far
+    assert _drive("B:WK14,K15,K22,K23:BK10,K11,K18") == -near  # the same ending, the weaker side to move
+    assert _drive("W:W21,22,K30:BK17,K18") > _drive("W:W21,22,K30:BK1,K2")  # a man up, hunting two kings
+    assert _drive("W:W21,22,23:BK1,K2") == 0  # no king to hunt with
+
+
+def test_master_converts_four_kings_against_three_within_the_40_move_rule() -> None:
+    board = Board("W:WK1,K9,K18,K29:BK2,K19,K28")  # drawn by the 40-move rule before the drive
+    engine.forget()  # an empty table: the game depends on nothing searched before
+    master = get_level("master").factory()
+    rng = random.Random(0)
+    while board.outcome() is None:
+        board.push_text(master.choose(board, Limits(nodes=200_000), rng).move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is Color.WHITE, (outcome, len(board.move_stack), board.fen())

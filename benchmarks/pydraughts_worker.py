@@ -10,7 +10,6 @@ same as King Me's (square 1 at the top left, Black's men on 1-12 moving down).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,21 +27,15 @@ class Client:
     """A running worker process."""
 
     def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [str(venv_python()), __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
+        from benchmarks._pipe import Pipe
+
+        self.pipe = Pipe([str(venv_python()), __file__, "--serve"])
 
     def search(self, fen: str, seconds: float) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps({"fen": fen, "time": seconds}) + "\n")
-        self.process.stdin.flush()
-        reply: dict[str, Any] = json.loads(self.process.stdout.readline())
-        return reply
+        return self.pipe.ask({"fen": fen, "time": seconds})
 
     def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=10)
+        self.pipe.close(timeout=10)
 
 
 def serve() -> None:  # pragma: no cover - runs inside the bench venv

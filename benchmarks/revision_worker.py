@@ -53,26 +53,19 @@ class Client:
     """A worker process playing a level of ``revision``."""
 
     def __init__(self, revision: str) -> None:
-        folder = checkout(revision)
-        self.process = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(folder)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
+        from benchmarks._pipe import Pipe
+
+        self.pipe = Pipe([sys.executable, __file__, "--serve", str(checkout(revision))])
+        self.process = self.pipe.process
 
     def choose(self, level: str, moves: list[str], seconds: float, seed: int) -> str:
         return str(self.ask(level, moves, seconds, seed)["move"])
 
     def ask(self, level: str, moves: list[str], seconds: float, seed: int) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        request = {"level": level, "moves": moves, "time": seconds, "seed": seed}
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        reply: dict[str, Any] = json.loads(self.process.stdout.readline())
-        return reply
+        return self.pipe.ask({"level": level, "moves": moves, "time": seconds, "seed": seed})
 
     def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=30)
+        self.pipe.close()
 
 
 def serve(folder: str) -> None:  # pragma: no cover - runs with another revision's code

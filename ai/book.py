@@ -92,7 +92,6 @@ class Book:
 
 
 @functools.cache
-@functools.cache
 def shipped() -> Book:
     """The book shipped with King Me (an empty one if the file is missing), read once per process."""
     if not BOOK_FILE.is_file():

@@ -7,7 +7,9 @@
   the quiet moves tried before it); late-move reductions of quiet moves in null-window searches, growing with the
   depth and the move's rank.
 - Capture quiescence: captures are compulsory, so at the depth limit the search goes on while the side to move has a
-  capture, and a position is only evaluated when it is quiet. A node with a single legal move is not counted as a ply.
+  capture, and a position is only evaluated when it is quiet (the evaluation plus the
+  :func:`~ai.kernel.evaluation.drive` of an ending where one side has only kings). A node with a single legal move is
+  not counted as a ply.
 - Draws from the game's history: a king's step back into a position that occurred since the last capture or man move
   (in the game before the root or on the search path) scores as a draw, and so does reaching the 80-ply rule.
 - Mate-distance scores: a win ``ply`` plies from the root is worth ``MATE - ply``.

@@ -21,7 +21,8 @@
   horizon as ``KNOWN_WIN - PROGRESS_BASE`` plus :func:`~ai.kernel.evaluation.progress`. So a won ending is played
   towards its next conversion instead of wandering among positions the database only calls won.
 - The budget: nodes are counted at every node and the clock is read every ``CHECK_MASK + 1`` nodes; an iteration cut
-  off keeps the best root move it had completed, and no new iteration starts once half of the time is gone.
+  off keeps the best root move it had completed. A new iteration starts while less than half of the time is gone, or
+  later if it should end in time (:data:`NEXT_ITERATION` times the last one's time).
 
 The mutable state lives in arrays the caller allocates (:func:`new_work`, :func:`new_keys`, the move buffer and the
 table), so the compiled code allocates nothing.
@@ -57,6 +58,8 @@ ASPIRATION_FROM = 5
 KNOWN_WIN = MATE_BOUND - 1000
 """A win the endgame database proves; below every mate score, above every evaluation."""
 PROGRESS_BASE = 500
+NEXT_ITERATION = 2.0
+"""How many times the last iteration's time the next one is expected to take."""
 """How far below a conversion (``KNOWN_WIN - ply``) a won position scores before its conversion is in sight."""
 
 # The work array: counters, then killers (two a ply), history (by side, start and landing bit) and PV lengths.
@@ -383,6 +386,7 @@ def search(
         else:
             alpha = -INFINITE
             beta = INFINITE
+        began = now()
         work[ROOT_BEST] = -1  # a fail-high keeps its move while the wider search runs; a fail-low proves none
         while True:
             value = pvs(
@@ -409,6 +413,8 @@ def search(
         done = depth
         if abs(score) > MATE_BOUND and depth > MATE - abs(score):
             break
-        if deadline > 0.0 and now() - start >= seconds / 2:
-            break
+        if deadline > 0.0:
+            spent = now() - start
+            if spent >= seconds / 2 and spent + NEXT_ITERATION * (now() - began) > seconds:
+                break
     return best, score, done, max(length, 1)

@@ -112,13 +112,15 @@ def _drive(fen: str) -> int:
 
 
 def test_the_drive_pulls_the_stronger_side_s_kings_at_a_side_left_with_kings_only() -> None:
-    assert _drive("W:W21,22,K30:B1,2") == 0  # both sides have men: the evaluation's features judge it
+    assert _drive("W:W21,22,23,24,K30:B1,2,3,4") == 0  # both sides have men, 9 pieces: the features judge it
+    assert _drive("W:W21,22,K30:B1,2") != 0  # 5 pieces: the ending's plan
     near = _drive("W:WK14,K15,K22,K23:BK10,K11,K18")
     far = _drive("W:WK29,K30,K31,K32:BK1,K2,K3")
     assert near > far
     assert _drive("B:WK14,K15,K22,K23:BK10,K11,K18") == -near  # the same ending, the weaker side to move
     assert _drive("W:W21,22,K30:BK17,K18") > _drive("W:W21,22,K30:BK1,K2")  # a man up, hunting two kings
     assert _drive("W:W21,22,23:BK1,K2") == 0  # no king to hunt with
+    assert _drive("W:WK14,K15,K22:B1,K10,K11") == 0  # no side is stronger
 
 
 def test_master_converts_four_kings_against_three_within_the_40_move_rule() -> None:

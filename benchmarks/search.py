@@ -3,6 +3,7 @@
     python benchmarks/search.py                     # the kernel, python-master and hard, 1 s a position
     python benchmarks/search.py --vs py-draughts    # and py-draughts's SimpleEngine in the same run
     python benchmarks/search.py --time 2 --levels kernel python-master
+    python benchmarks/search.py --levels kernel --depth 16   # seconds to complete depth 16 instead
 
 ``kernel`` is the compiled search of ``ai/kernel`` (:class:`ai.kernel.KernelPlayer`), compiled or loaded from its cache
 before the clock starts (the search of ``master`` and ``hard``); ``python-master`` is ``master``'s former pure-Python
@@ -59,15 +60,17 @@ class Row:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-def run_level(level: str, fen: str, seconds: float) -> Row:
+def run_level(level: str, fen: str, seconds: float, depth: int | None = None) -> Row:
+    """``level``'s search of ``fen`` for ``seconds``, or to ``depth`` (then ``seconds`` is only a backstop)."""
     board = Board(fen)
+    limits = Limits(time=seconds, depth=depth)
     if level == KERNEL:
         kernel_engine.forget()
-        result = ai.kernel.KernelPlayer().choose(board, Limits(time=seconds), random.Random(0))
+        result = ai.kernel.KernelPlayer().choose(board, limits, random.Random(0))
     elif level == "python-master":
-        result = Engine(board, Limits(time=seconds), TranspositionTable()).run(random.Random(0))
+        result = Engine(board, limits, TranspositionTable()).run(random.Random(0))
     else:
-        result = get_level(level).factory().choose(board, Limits(time=seconds), random.Random(0))
+        result = get_level(level).factory().choose(board, limits, random.Random(0))
     return Row(result.nodes, result.depth, result.time)
 
 
@@ -76,7 +79,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time", type=float, default=1.0, help="seconds a position (default 1)")
     parser.add_argument("--levels", nargs="+", default=[KERNEL, "python-master", "hard"], help="levels, or kernel")
     parser.add_argument("--vs", choices=["py-draughts"], help="also run py-draughts's engine (in .bench-venv)")
+    parser.add_argument("--depth", type=int, help="instead: the seconds each level takes to complete this depth")
     args = parser.parse_args(argv)
+    if args.depth:
+        time_to_depth(args.levels, args.depth)
+        return
     columns = list(args.levels) + (["py-draughts"] if args.vs else [])
     table: dict[str, list[Row]] = {name: [] for name in columns}
     if KERNEL in args.levels:
@@ -118,6 +125,23 @@ def main(argv: list[str] | None = None) -> None:
             if c != base:
                 nps, depth = totals[c]
                 print(f"{c} / {base}: {nps / base_nps:.2f}x nodes per second, mean depth {depth - base_depth:+.1f}")
+
+
+def time_to_depth(levels: list[str], depth: int, backstop: float = 120.0) -> None:
+    """Print the seconds each level's search takes to complete ``depth`` on each position, from an empty table."""
+    if KERNEL in levels:
+        print(f"kernel ready in {ai.kernel.warm_up():.2f} s")
+    head = f"{'position':<16}" + "".join(f"{name + ' s':>16}{'depth':>6}" for name in levels)
+    print(head)
+    print("-" * len(head))
+    totals = dict.fromkeys(levels, 0.0)
+    for name, fen in POSITIONS:
+        rows = [run_level(level, fen, backstop, depth) for level in levels]
+        for level, row in zip(levels, rows, strict=True):
+            totals[level] += row.seconds
+        print(f"{name:<16}" + "".join(f"{row.seconds:>16.2f}{row.depth:>6}" for row in rows))
+    print("-" * len(head))
+    print(f"{'total':<16}" + "".join(f"{totals[level]:>16.2f}{'':>6}" for level in levels))
 
 
 if __name__ == "__main__":

@@ -61,8 +61,9 @@ def prose(text: str) -> list[str]:
 
 
 def _is_data(word: str) -> bool:
-    """A player's or level's name, or a square in algebraic notation (``f6``), or a game id (hex)."""
-    return word in _DATA_WORDS or re.fullmatch(r"[a-h]\d*|[0-9a-f]+", word) is not None
+    """A player's or level's name, or a square in algebraic notation (``f6``, or ``xc`` of a capture ``a5xc3``), or a
+    game id (hex)."""
+    return word in _DATA_WORDS or re.fullmatch(r"x?[a-h]\d*|[0-9a-f]+", word) is not None
 
 
 def bypassing(harness: Harness) -> list[tuple[str, str]]:
@@ -76,6 +77,7 @@ def bypassing(harness: Harness) -> list[tuple[str, str]]:
 
 def test_the_catalogue_check_finds_a_string_that_bypassed_it() -> None:
     assert prose("⟦‹alice› played ‹11-15›⟧ · ⟦Captured⟧ <@123> <t:5:R> `b1c2d3`") == []
+    assert prose("⟦Legal moves: ‹13x22 (a5xc3)›.⟧") == []  # a capture in algebraic notation is data
     assert prose("⟦Game over⟧ (1-0) but this was never translated") == ["but", "this", "was", "never", "translated"]
     assert prose("⟦{end}: ‹White wins›⟧") == ["White", "wins"], "English passed as a plain parameter is found too"
 

@@ -2,13 +2,17 @@
 
     python -m benchmarks.endgames --positions 20 --time 0.2 --seed 1
     python -m benchmarks.endgames --kings 4 3 --positions 20 --time 0.2 --seed 1
+    python -m benchmarks.endgames --kings 4 3 --men 1 1 --positions 20 --time 0.2 --seed 1
+    python -m benchmarks.endgames --fen "B:WK1,K2,K6,K8,11:B5,K27,K31,K32" --positions 4 --time 0.2
 
 By default a position of up to 5 pieces is drawn at random (kings and men, either side to move, no capture pending)
 until the shipped 5-piece database says the side to move wins. With ``--kings A B`` it is A kings against B (fewer)
-kings, beyond the database, the stronger side to move and no capture pending: a king up is a win in such endings, but
-the conversion (forcing an exchange) lies beyond the search's horizon and needs a plan. ``master`` then plays both
-sides under the game's rules (the 40-move rule and repetition included). The report counts the wins the stronger side
-converts and how many plies they took.
+kings, and with ``--men A B`` A men against B men besides, beyond the database, the stronger side to move and no
+capture pending: a king up is mostly a win in such endings, but the conversion (forcing an exchange) lies beyond the
+search's horizon and needs a plan. With ``--fen`` (once or more) the positions given are played, each
+``--positions`` times, the side with more pieces the stronger. ``master`` then plays both sides under the game's rules
+(the 40-move rule and repetition included). The report counts the wins the stronger side converts and how many plies
+they took.
 """
 
 from __future__ import annotations
@@ -43,26 +47,31 @@ def won_position(rng: random.Random, db: Array) -> Board:
             return board
 
 
-def kings_position(rng: random.Random, strong: int, weak: int) -> Board:
-    """A random position of ``strong`` kings against ``weak`` kings, the stronger side to move, no capture pending."""
+def kings_position(rng: random.Random, strong: int, weak: int, men: tuple[int, int] = (0, 0)) -> Board:
+    """A random position of ``strong`` kings against ``weak`` kings, and ``men`` men each (off the rows where they
+    would crown or be stuck), the stronger side to move, no capture pending."""
     while True:
         squares = rng.sample(range(1, 33), strong + weak)
         black = rng.random() < 0.5
-        mine = ",".join(f"K{n}" for n in squares[:strong])
-        theirs = ",".join(f"K{n}" for n in squares[strong:])
+        free = [n for n in range(5, 29) if n not in squares]
+        placed = rng.sample(free, men[0] + men[1])
+        mine = ",".join([f"K{n}" for n in squares[:strong]] + [str(n) for n in placed[: men[0]]])
+        theirs = ",".join([f"K{n}" for n in squares[strong:]] + [str(n) for n in placed[men[0] :]])
         fen = f"B:W{theirs}:B{mine}" if black else f"W:W{mine}:B{theirs}"
         board = Board(fen)
         if board.outcome() is None and not any(m.captures for m in board.legal_moves):
             return board
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--time", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kings", type=int, nargs=2, metavar=("A", "B"), help="A kings against B kings instead")
-    args = parser.parse_args()
+    parser.add_argument("--men", type=int, nargs=2, default=(0, 0), metavar=("A", "B"), help="and A men against B")
+    parser.add_argument("--fen", action="append", default=[], help="play this position (--positions times each)")
+    args = parser.parse_args(argv)
     db = loaded()
     if db is None:
         raise SystemExit("no endgame database")
@@ -73,9 +82,17 @@ def main() -> None:
     level = get_level("master")
     player = level.factory()
     converted: list[int] = []
-    for n in range(args.positions):
-        board = kings_position(rng, *args.kings) if args.kings else won_position(rng, db)
+    games = args.positions * max(len(args.fen), 1)
+    for n in range(games):
+        if args.fen:
+            board = Board(args.fen[n // args.positions])
+        elif args.kings:
+            board = kings_position(rng, *args.kings, men=tuple(args.men))
+        else:
+            board = won_position(rng, db)
         start, winner = board.fen(), board.turn
+        if args.fen and board.black.bit_count() != board.white.bit_count():
+            winner = Color.BLACK if board.black.bit_count() > board.white.bit_count() else Color.WHITE
         while board.outcome() is None:
             board.push_text(player.choose(board, Limits(time=args.time), play_rng).move)
         outcome = board.outcome()
@@ -85,7 +102,7 @@ def main() -> None:
         ending = "won" if won else outcome.describe() if outcome is not None else "?"
         print(f"{n + 1:3} {start}: {ending} in {len(board.move_stack)} plies", flush=True)
     mean = sum(converted) / len(converted) if converted else 0.0
-    print(f"converted {len(converted)}/{args.positions}, mean {mean:.1f} plies, longest {max(converted, default=0)}")
+    print(f"converted {len(converted)}/{games}, mean {mean:.1f} plies, longest {max(converted, default=0)}")
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
 
 PROGRESS_LIMIT = 300
 DRIVE_DIVISOR = 2
-DRIVE_PIECES = 8
+DRIVE_PIECES = 10
 
 
 @njit
@@ -103,15 +103,14 @@ def progress(winner: int, loser: int, kings: int, k: t.Constants) -> int:
 @njit
 def drive(me: int, opp: int, kings: int, k: t.Constants) -> int:
     """A plan for the side to move in an ending the evaluation's features cannot see through: where one side has more
-    pieces and a king, and the other only kings or the board at most :data:`DRIVE_PIECES` pieces, the stronger side's
-    kings are driven at the weaker side's pieces (:func:`progress`, the won endings' measure, halved), for the side to
-    move. Zero while both sides have men on a fuller board."""
-    if me & ~kings and opp & ~kings and popcount(me | opp) > DRIVE_PIECES:
-        return 0
+    pieces and a king, and the other at most one man or the board at most :data:`DRIVE_PIECES` pieces, the stronger
+    side's kings are driven at the weaker side's pieces (:func:`progress`, the won endings' measure, halved), for the
+    side to move. Zero while the weaker side has two men or more on a fuller board."""
     n_me = popcount(me)
     n_op = popcount(opp)
-    if n_me > n_op and me & kings:
+    few = n_me + n_op <= DRIVE_PIECES
+    if n_me > n_op and me & kings and (few or popcount(opp & ~kings) <= 1):
         return progress(me, opp, kings, k) // DRIVE_DIVISOR
-    if n_op > n_me and opp & kings:
+    if n_op > n_me and opp & kings and (few or popcount(me & ~kings) <= 1):
         return -(progress(opp, me, kings, k) // DRIVE_DIVISOR)
     return 0

@@ -111,8 +111,11 @@ def _drive(fen: str) -> int:
     return int(drive(me, opp, board.kings, tables.of(board.variant)))
 
 
-def test_the_drive_pulls_the_stronger_side_s_kings_at_a_side_left_with_kings_only() -> None:
-    assert _drive("W:W21,22,23,24,K30:B1,2,3,4") == 0  # both sides have men, 9 pieces: the features judge it
+def test_the_drive_pulls_the_stronger_side_s_kings_at_a_side_left_with_kings_and_at_most_a_man() -> None:
+    assert _drive("W:W20,21,22,23,24,K30:B1,2,3,4,5") == 0  # the weaker side has men, 11 pieces: the features judge it
+    assert _drive("W:W20,21,22,23,24,K30:BK1,K2,3,K4,K5") != 0  # at most one man left to it: a kings' ending after all
+    assert _drive("W:W21,22,23,24,K30:B1,2,3,4") != 0  # 9 pieces: an ending
+    assert _drive("B:WK1,K2,K6,K8,11:B5,K27,K31,K32") != 0  # 4 kings and a man against 3 and a man
     assert _drive("W:W21,22,K30:B1,2") != 0  # 5 pieces: the ending's plan
     near = _drive("W:WK14,K15,K22,K23:BK10,K11,K18")
     far = _drive("W:WK29,K30,K31,K32:BK1,K2,K3")

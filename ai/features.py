@@ -2,7 +2,8 @@
 
 Each feature is the side to move's count minus the opponent's, so a position and its colour-flipped twin score as
 negatives of each other. The weights are fitted on self-play data by :mod:`ai.tuning` and shipped in
-``ai/data/eval_weights.json``; the runtime only reads that file.
+``ai/data/eval_weights.json``, the pure-Python search's; the compiled kernel's (``master``'s) are those with the changes
+that won matches on the kernel, in ``ai/data/kernel_weights.json``. The runtime only reads those files.
 """
 
 from __future__ import annotations
@@ -156,11 +157,18 @@ DEFAULT_WEIGHTS: dict[str, float] = {
 """Hand-set starting weights, used only to seed the self-play that the tuned weights are fitted on."""
 
 
+WEIGHTS_FILE = "eval_weights.json"
+"""The weights fitted on self-play by :mod:`ai.tuning`: the pure-Python search's (``python-master``, ``steady``)."""
+KERNEL_WEIGHTS_FILE = "kernel_weights.json"
+"""``master``'s weights, the compiled kernel's (:mod:`ai.kernel.tables`): the fitted ones with the changes that won
+matches on the kernel (the file says which and what they scored)."""
+
+
 @cache
-def tuned_weights() -> dict[str, float]:
-    """The shipped weights (``ai/data/eval_weights.json``), or the hand-set ones if the file is missing."""
+def tuned_weights(file: str = WEIGHTS_FILE) -> dict[str, float]:
+    """The shipped weights of ``file`` in ``ai/data``, or the hand-set ones if the file is missing."""
     try:
-        text = resources.files("ai").joinpath("data/eval_weights.json").read_text(encoding="utf-8")
+        text = resources.files("ai").joinpath("data", file).read_text(encoding="utf-8")
     except FileNotFoundError:
         return dict(DEFAULT_WEIGHTS)
     data = json.loads(text)

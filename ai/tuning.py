@@ -7,8 +7,11 @@
    ``--engine kernel`` the games are the compiled kernel's, with the endgame databases (so endings are scored right).
 2. ``python -m ai.tuning fit --data /tmp/selfplay.jsonl``: fits ``P(win) = sigmoid(w · features)`` by Newton's
    method on the cross-entropy with a little L2, then scales the weights so that a man is worth 100 and writes
-   ``ai/data/eval_weights.json`` (or ``--out``). The runtime reads the JSON.
-3. ``python -m benchmarks.refit --weights FILE``: a match of ``master`` with those weights against ``master``.
+   ``ai/data/eval_weights.json`` (or ``--out``). The runtime reads the JSON: the pure-Python search plays those
+   weights; ``master`` (the kernel) plays ``ai/data/kernel_weights.json``, the fitted weights with the changes that
+   won matches on the kernel.
+3. ``python -m benchmarks.refit --weights FILE``: a match of ``master`` with those weights against ``master``
+   (``--against python-master``: against the pure-Python search).
 """
 
 from __future__ import annotations

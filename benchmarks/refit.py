@@ -3,10 +3,13 @@
     python -m ai.tuning generate --engine kernel --games 600 --nodes 20000 --seed 7 --out /tmp/kernel-selfplay.jsonl
     python -m ai.tuning fit --data /tmp/kernel-selfplay.jsonl --out /tmp/refit-weights.json
     python -m benchmarks.refit --weights /tmp/refit-weights.json --games 40 --time 0.2 --jobs 2
+    python -m benchmarks.refit --weights /tmp/refit-weights.json --against python-master --seed 1
 
 The candidate plays as the hidden level ``master-refit`` (the same book, databases and search, its own table size so
 that the two never share a transposition table in one process), from the ACF deck with the colours swapped. Adopt the
-weights (copy the file over ``ai/data/eval_weights.json``) only if the candidate scores clearly above 50%.
+weights (as ``master``'s: ``ai/data/kernel_weights.json``, naming what changed and what it scored) only if the
+candidate scores clearly above 50%. With ``--against`` it meets another level instead (``python-master`` keeps the
+fitted weights of ``ai/data/eval_weights.json`` whatever the candidate's).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai.api import Limits
 from ai.arena import run_match
 from ai.book import WithBook
-from ai.features import rounded_weights
+from ai.features import KERNEL_WEIGHTS_FILE, rounded_weights, tuned_weights
 from ai.kernel import KernelPlayer
 from ai.levels import Level, get_level, register
 from ai.mini_solver import SolvedOnMini
@@ -35,6 +38,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--time", type=float, default=0.2)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--against", default="master", help="the level the candidate meets (default master)")
+    parser.add_argument("--seed", type=int, default=0, help="shuffles the ballots and seeds the levels")
     args = parser.parse_args()
     weights = rounded_weights(json.loads(args.weights.read_text(encoding="utf-8"))["weights"])
     master = get_level("master")
@@ -44,9 +49,10 @@ def main() -> None:
 
     # Registered before the match's worker processes fork, so they know the level too.
     register(Level(CANDIDATE, "master with re-fitted weights", candidate, master.default_limits, hidden=True))
-    print(f"candidate weights {weights}\nshipped weights   {rounded_weights()}", flush=True)
-    result = run_match(CANDIDATE, "master", args.games, Limits(time=args.time), jobs=args.jobs)
-    print(f"{CANDIDATE} against master: +{result.wins} ={result.draws} -{result.losses}, {result.score:.1%}")
+    shipped = rounded_weights(tuned_weights(KERNEL_WEIGHTS_FILE))
+    print(f"candidate weights {weights}\nmaster's weights  {shipped}", flush=True)
+    result = run_match(CANDIDATE, args.against, args.games, Limits(time=args.time), jobs=args.jobs, seed=args.seed)
+    print(f"{CANDIDATE} against {args.against}: +{result.wins} ={result.draws} -{result.losses}, {result.score:.1%}")
     print(f"Elo difference: {result.elo().describe()}")
 
 

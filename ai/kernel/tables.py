@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ai.features import Masks, rounded_weights
+from ai.features import KERNEL_WEIGHTS_FILE, Masks, rounded_weights, tuned_weights
 from core import Variant, zobrist
 from core.geometry import Geometry
 from core.variants import BlockedRule
@@ -89,7 +89,7 @@ def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants
     table[COUNT_WINS] = int(variant.blocked is BlockedRule.PASSES_COUNT)
     table[MOVE_LIMIT] = variant.move_limit
     table[GROUP] = 2 * g.per_row + 1
-    _evaluation(g, table, rounded_weights() if weights is None else weights)
+    _evaluation(g, table, rounded_weights(tuned_weights(KERNEL_WEIGHTS_FILE)) if weights is None else weights)
     keys = (zobrist.BLACK_MAN, zobrist.BLACK_KING, zobrist.WHITE_MAN, zobrist.WHITE_KING)
     for row, kind in enumerate(keys):
         for mask, key in kind.items():

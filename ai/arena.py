@@ -24,8 +24,10 @@ from ai.player import Limits
 from core import Board, Color, RulesError, get_variant
 from core.pdn import game_to_pdn
 
-MAX_PLIES = 200
-"""The adjudication cap: a game still going after this many plies (opening included) is scored a draw."""
+MAX_PLIES = 400
+"""The adjudication cap: a game still going after this many plies (opening included) is scored a draw. Only a safety
+net: the game's own rules end every game of English draughts (the 40-move rule), and a cap of 200 scored games as
+draws that strong levels were winning (two kings against one at ply 190, a win in the endgame databases)."""
 ADJUDICATED = "adjudicated: ply cap"
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""

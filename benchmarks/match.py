@@ -7,7 +7,8 @@
 A player is a King Me level, ``py-draughts`` (SimpleEngine in the throwaway ``.bench-venv``, captures compulsory) or
 ``LEVEL@REVISION``: a level of an earlier commit, run from its own files (``benchmarks/revision_worker.py``), to
 measure a change against the code before it.
-Games stop at 200 plies (scored a draw). For the real arena with Elo, see ``kingme arena``.
+Games stop at the arena's ply cap (``ai.arena.MAX_PLIES``, scored a draw). For the real arena with Elo, see
+``kingme arena``.
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.api import Limits, get_level, merge_limits
-from ai.arena import deal_ballots
+from ai.arena import MAX_PLIES, deal_ballots
 from benchmarks.revision_worker import Client as RevisionClient
 from benchmarks.revision_worker import split
 from core import Board, Color
 
-MAX_PLIES = 200
 PEER = "py-draughts"
 
 

@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-from ai.api import GameInput, Limits, SearchResult, choose_move, get_level
+from ai.api import GameInput, Limits, SearchResult, choose_move, get_level, warm_up
 from ai.arena import MAX_PLIES, MatchGame, run_match
 from ai.ballots import openings
 from bot.cli._command import CommandError, Commands, add_variant_option
@@ -151,6 +151,8 @@ def _bestmove(args: argparse.Namespace) -> int:
     outcome = board.outcome()
     if outcome is not None:
         raise CommandError(f"the game is over in that position ({outcome.describe()})")
+    if args.info:
+        warm_up()  # load the kernel first, as a worker does, so that the line's nodes a second are the search's
     result = choose_move(level, GameInput.from_board(board), limits, seed=args.seed)
     print(result.move)
     if args.info:

@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> None:
         if args.fen:
             board = Board(args.fen[n // args.positions])
         elif args.kings:
-            board = kings_position(rng, *args.kings, men=tuple(args.men))
+            strong, weak = args.kings
+            board = kings_position(rng, strong, weak, men=(args.men[0], args.men[1]))
         else:
             board = won_position(rng, db)
         start, winner = board.fen(), board.turn

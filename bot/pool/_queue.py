@@ -306,7 +306,7 @@ class QueueBackend:
             await pubsub.subscribe(DONE_CHANNEL)
             await self._read()
         except (RedisError, OSError) as exc:
-            await pubsub.aclose()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py 5
             await self.close()
             raise AiUnavailableError(f"cannot read the AI queue in Redis: {exc}") from exc
         self._tasks = [
@@ -356,7 +356,7 @@ class QueueBackend:
                     with contextlib.suppress(RedisError, OSError):
                         await pubsub.subscribe(DONE_CHANNEL)
         finally:
-            await pubsub.aclose()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py 5
 
     # -- moves and reviews ------------------------------------------------------------------------------------------
 

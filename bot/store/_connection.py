@@ -48,7 +48,7 @@ C = TypeVar("C", bound=type)
 
 def connect(url: str) -> aioredis.Redis:
     """A client for ``url`` (``redis://``, ``rediss://`` or ``unix://``) that rides out short outages as above."""
-    return aioredis.Redis.from_url(
+    client: aioredis.Redis = aioredis.Redis.from_url(
         url,
         socket_connect_timeout=CONNECT_TIMEOUT,
         socket_timeout=COMMAND_TIMEOUT,
@@ -56,6 +56,7 @@ def connect(url: str) -> aioredis.Redis:
         retry_on_error=list(_RETRIED),
         health_check_interval=HEALTH_CHECK_INTERVAL,
     )
+    return client
 
 
 def is_unavailable(error: BaseException) -> bool:

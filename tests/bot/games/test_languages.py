@@ -86,7 +86,7 @@ def test_the_catalogue_is_complete_and_compiled() -> None:
     """Every marked message is in the template, French translates each (nothing fuzzy or missing, the same
     placeholders), and the shipped .mo files are compiled from the .po sources (``scripts/i18n check``)."""
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "i18n"), "check"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, str(ROOT / "scripts" / "i18n.py"), "check"], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

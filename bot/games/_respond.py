@@ -7,6 +7,7 @@ the latency metric and the choice between a first response and a follow-up live 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -15,6 +16,7 @@ import discord
 from bot.metrics import Metrics
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5
 """Seconds a handler may work before the interaction is deferred (Discord drops answers later than 3 s)."""
 
@@ -42,21 +44,40 @@ def observe(interaction: discord.Interaction[Any]) -> None:
 
 async def within_deadline(interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = False) -> T:
     """Await ``work``; if the interaction gets older than :data:`DEFER_AFTER` first, defer it (a component click
-    gets a deferred update, a command a "thinking…" message) so the answer can come later."""
+    gets a deferred update, a command a "thinking…" message) so the answer can come later.
+
+    The work always decides the outcome, and it is over when this returns or raises: a deferral Discord refuses (an
+    interaction that reached a loaded bot past Discord's 3 s) is logged and the work goes on; if the caller is
+    cancelled the work is cancelled and awaited. So a caller that tidies up after a failure (a game's new thread
+    closed) never races work still running (the game being filed in that thread)."""
     task = asyncio.ensure_future(work)
-    elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    remaining = min(DEFER_AFTER, DEFER_AFTER - elapsed)
-    if remaining > 0:  # else defer at once, before the work even starts
-        await asyncio.wait({task}, timeout=remaining)
-    if not task.done():
-        async with _answering(interaction):
-            if not interaction.response.is_done():
-                if interaction.type is discord.InteractionType.component:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-                observe(interaction)
-    return await task
+    try:
+        elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        remaining = min(DEFER_AFTER, DEFER_AFTER - elapsed)
+        if remaining > 0:  # else defer at once, before the work even starts
+            await asyncio.wait({task}, timeout=remaining)
+        if not task.done():
+            try:
+                await _defer(interaction, ephemeral)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "could not defer interaction %s (%s): its work goes on, its answer is lost", interaction.id, exc
+                )
+        return await task
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})
+
+
+async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None:
+    async with _answering(interaction):
+        if not interaction.response.is_done():
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            observe(interaction)
 
 
 async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **fields: Any) -> int | None:

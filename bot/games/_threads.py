@@ -45,11 +45,11 @@ def threads_allowed(interaction: Interaction, enabled: bool) -> bool:
 
 async def close_thread(thread: discord.Thread, service: GameService) -> None:
     """Archive and lock a thread whose game was not started after all, unless a game is played in it now: someone
-    who ran a command in the new thread before its game was stored started one there (and took the thread)."""
+    who ran a command in the new thread before its game was stored started one there (and took the thread). The
+    service closes the room in the same atomic write that files games, so no game is started there once it closed."""
     with contextlib.suppress(discord.HTTPException, ServiceError):
-        if await service.channel_games(thread.guild.id, thread.id):
-            return
-        await thread.edit(archived=True, locked=True)
+        if await service.close_room(thread.guild.id, thread.id):
+            await thread.edit(archived=True, locked=True)
 
 
 class CommandThread:

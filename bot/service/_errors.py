@@ -31,6 +31,7 @@ __all__ = [
     "OtherGuildError",
     "PositionChangedError",
     "RateLimitedError",
+    "RoomClosedError",
     "SelfChallengeError",
     "ServiceError",
     "StoreUnavailableError",
@@ -102,6 +103,14 @@ class ChannelBusyError(AlreadyPlayingError):
         super().__init__(message)
 
 
+class RoomClosedError(ServiceError):
+    """The channel is a game's room that was closed because its game did not start (see
+    :meth:`GameService.close_room`): no game is started there any more."""
+
+    def __init__(self, message: str = _("this thread is closed: start your game in the channel")) -> None:
+        super().__init__(message)
+
+
 class InvalidRequestError(ServiceError):
     """A bad option: unknown variant or level, bad FEN, turn time or thinking time out of range."""
 
@@ -144,4 +153,6 @@ def creation_refused(tag: str) -> ServiceError:
         return ChannelBusyError()
     if tag == "pair":
         return AlreadyPlayingError(_("you two already have a game in progress"))
+    if tag == "closed":
+        return RoomClosedError()
     return PositionChangedError(_("the challenge changed meanwhile: look again"))

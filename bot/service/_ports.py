@@ -112,6 +112,11 @@ class GameStore(Protocol):
         :class:`CommitConflict` when the game would pass a bound of ``quotas``."""
         ...
 
+    async def close_room(self, guild_id: str, channel_id: str) -> bool:
+        """Close a channel to new games unless a game is filed in it, atomically with :meth:`create_game` (which is
+        refused in a closed channel with the tag ``"closed"``); True if it was closed."""
+        ...
+
     async def save_game(self, before: GameState, after: GameState) -> None:
         """Replace ``before`` by ``after`` (version ``before.version + 1``); raises :class:`CommitConflict`."""
         ...
@@ -170,6 +175,13 @@ class GameStore(Protocol):
     async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]: ...
 
     async def set_names(self, names: dict[str, str]) -> None: ...
+
+    async def swap_mark(self, name: str, value: str) -> str | None:
+        """Record ``value`` under ``name`` (a front end's note shared by its processes); returns the value it
+        replaced, in one atomic step."""
+        ...
+
+    async def drop_mark(self, name: str) -> None: ...
 
     async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
         """Take one token from every bucket at time ``now``, atomically for every process; if one is empty take none

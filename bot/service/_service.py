@@ -124,6 +124,16 @@ class GameService:
         A front end calls it before each command or click (not for autocomplete)."""
         await self._rates.take(str(user_id), str(guild_id) if guild_id is not None else None)
 
+    async def claim_change(self, name: str, value: str) -> bool:
+        """Record that a front end's ``name`` is now ``value`` (say, a digest of the commands it registered); True if
+        it was something else, so the caller should act on the change. Of processes racing with the same value only
+        one gets True. A caller whose action then fails calls :meth:`forget_change` so the next one tries again."""
+        return await self._store.swap_mark(name, value) != value
+
+    async def forget_change(self, name: str) -> None:
+        """Forget what :meth:`claim_change` recorded under ``name``."""
+        await self._store.drop_mark(name)
+
     # -- lifecycle ------------------------------------------------------------------------------------------------
 
     async def start(self) -> int:
@@ -349,6 +359,12 @@ class GameService:
     async def user_games(self, user_id: str | int) -> list[GameView]:
         """A user's active games."""
         return await self._views(await self._store.user_games(str(user_id)))
+
+    async def close_room(self, guild_id: str | int, channel_id: str | int) -> bool:
+        """Close a room whose game did not start (a thread opened for it), unless a game is filed there now: in one
+        write with every game's creation, so a game is never filed in a room that is closing. True if it closed
+        (the front end then archives it); no game can be started there afterwards."""
+        return await self._store.close_room(str(guild_id), str(channel_id))
 
     async def channel_games(self, guild_id: str | int, channel_id: str | int) -> list[GameView]:
         """A channel's active games."""

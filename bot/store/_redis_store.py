@@ -55,9 +55,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import redis.asyncio as aioredis
 
@@ -97,6 +97,17 @@ def _num(value: float) -> str:
 def pair_key(a: str, b: str) -> str:
     """The order-independent name of a pair of users."""
     return "|".join(sorted((a, b)))
+
+
+CLOSED_ROOM_TTL = 30 * 86400
+"""Seconds a closed room stays closed to new games (Discord keeps an archived, locked thread read-only anyway)."""
+T = TypeVar("T")
+
+
+def _reply(reply: Awaitable[T] | T) -> Awaitable[T]:
+    """A command's reply, typed for the asyncio client: redis-py types its commands once for both of its clients
+    (a value, or an awaitable of it), and this client's are always awaitable."""
+    return cast("Awaitable[T]", reply)
 
 
 class _Commit:
@@ -146,6 +157,9 @@ class RedisGameStore:
 
     def _channel_key(self, guild_id: str, channel_id: str) -> str:
         return self._k("guild", guild_id, "channel", channel_id, "games")
+
+    def _closed_key(self, guild_id: str, channel_id: str) -> str:
+        return self._k("guild", guild_id, "channel", channel_id, "closed")
 
     def _pair_key(self, game: GameState) -> str | None:
         if game.black.is_ai or game.white.is_ai or game.black.id == game.white.id:
@@ -218,6 +232,7 @@ class RedisGameStore:
                 commit.check(tag, "scard<", key, "", str(bound))
             commit.op("SADD", key, game.id)
         channel_key = self._channel_key(game.guild_id, game.channel_id)
+        commit.check("closed", "exists", self._closed_key(game.guild_id, game.channel_id), "", "0")
         if one_per_channel:
             commit.check("channel", "scard", channel_key, "", "0")
         pair = self._pair_key(game)
@@ -232,6 +247,16 @@ class RedisGameStore:
             commit.op("SADD", self._k("user", player.id, "games"), game.id)
         commit.op("ZADD", self._k("deadlines"), _num(game.deadline), game.id)
         await self._run(commit)
+
+    async def close_room(self, guild_id: str, channel_id: str) -> bool:
+        commit = _Commit()
+        commit.check("channel", "scard", self._channel_key(guild_id, channel_id), "", "0")
+        commit.op("SET", self._closed_key(guild_id, channel_id), "1", "EX", str(CLOSED_ROOM_TTL))
+        try:
+            await self._run(commit)
+        except CommitConflict:
+            return False
+        return True
 
     async def save_game(self, before: GameState, after: GameState) -> None:
         commit = _Commit()
@@ -391,7 +416,7 @@ class RedisGameStore:
         commit.check("games", "scard", self._k("user", user_id, "games"), "", "0")
         commit.check("challenges", "scard", self._k("user", user_id, "challenges"), "", "0")
         commit.check("history", "zcount<", self._k("user", user_id, "history"), "-inf", str(finished + 1))
-        for challenge_id in await self._r.smembers(self._k("user", user_id, "closed")):
+        for challenge_id in await _reply(self._r.smembers(self._k("user", user_id, "closed"))):
             commit.op("DEL", self._k("challenge", _text(challenge_id)))
         commit.op("HDEL", self._k("names"), user_id)
         for index in ("games", "challenges", "closed", "history", "guilds"):
@@ -435,7 +460,9 @@ class RedisGameStore:
     async def load_challenge(self, challenge_id: str) -> Challenge | None:
         if not is_id(challenge_id):
             return None
-        version, state, message = await self._r.hmget(self._k("challenge", challenge_id), ["v", "state", "message"])
+        version, state, message = await _reply(
+            self._r.hmget(self._k("challenge", challenge_id), ["v", "state", "message"])
+        )
         if version is None or state is None:
             return None
         return Challenge.from_json(state, int(version), MessageRef.from_json(message))
@@ -471,16 +498,16 @@ class RedisGameStore:
         return [_text(i) for i in await self._r.zrange(self._k("deadlines"), 0, -1)]
 
     async def user_games(self, user_id: str) -> list[str]:
-        return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "games")))
+        return sorted(_text(i) for i in await _reply(self._r.smembers(self._k("user", user_id, "games"))))
 
     async def channel_games(self, guild_id: str, channel_id: str) -> list[str]:
-        return sorted(_text(i) for i in await self._r.smembers(self._channel_key(guild_id, channel_id)))
+        return sorted(_text(i) for i in await _reply(self._r.smembers(self._channel_key(guild_id, channel_id))))
 
     async def user_challenges(self, user_id: str) -> list[str]:
-        return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "challenges")))
+        return sorted(_text(i) for i in await _reply(self._r.smembers(self._k("user", user_id, "challenges"))))
 
     async def user_guilds(self, user_id: str) -> list[str]:
-        return sorted(_text(i) for i in await self._r.smembers(self._k("user", user_id, "guilds")))
+        return sorted(_text(i) for i in await _reply(self._r.smembers(self._k("user", user_id, "guilds"))))
 
     async def history(self, user_id: str, limit: int) -> list[str]:
         ids = await self._r.zrevrange(self._k("user", user_id, "history"), 0, limit - 1)
@@ -514,16 +541,23 @@ class RedisGameStore:
         return None if place is None else int(place) + 1
 
     async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]:
-        raw = await self._r.hgetall(self._k("vsbot", scope, variant, user_id))
+        raw = await _reply(self._r.hgetall(self._k("vsbot", scope, variant, user_id)))
         counts: dict[str, dict[str, int]] = {}
         for field, value in raw.items():
             level, _, outcome = _text(field).rpartition(":")
             counts.setdefault(level, {})[outcome] = int(value)
         return {lv: (c.get("wins", 0), c.get("losses", 0), c.get("draws", 0)) for lv, c in sorted(counts.items())}
 
+    async def swap_mark(self, name: str, value: str) -> str | None:
+        old = await _reply(self._r.set(self._k("mark", name), value, get=True))
+        return None if old is None else _text(old)
+
+    async def drop_mark(self, name: str) -> None:
+        await _reply(self._r.delete(self._k("mark", name)))
+
     async def set_names(self, names: dict[str, str]) -> None:
         if names:
-            await self._r.hset(self._k("names"), mapping=names)  # type: ignore[arg-type]
+            await _reply(self._r.hset(self._k("names"), mapping=names))
 
     async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
         keys = [f"{self._rate_ns}:{bucket.key}" for bucket in buckets]
@@ -536,5 +570,5 @@ class RedisGameStore:
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]:
         if not user_ids:
             return {}
-        values = await self._r.hmget(self._k("names"), list(user_ids))
+        values = await _reply(self._r.hmget(self._k("names"), list(user_ids)))
         return {uid: _text(v) for uid, v in zip(user_ids, values, strict=True) if v is not None}

@@ -1,0 +1,49 @@
+"""A game's thread that the bot closes (its game was refused after the thread was opened) never holds a game: the
+service closes the room in the same atomic write that files games (found by the Discord fuzz: a game played in a
+thread the bot had archived and locked, which nobody could see or play again)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.emulator import EmulatorEvent
+from bot.service import RoomClosedError, User
+from bot.settings import Settings
+from tests.bot.games.conftest import Harness, make_settings, play_ai
+from tests.support import eventually
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return make_settings(ai_games_per_user=1)
+
+
+async def test_a_game_started_in_a_thread_as_the_bot_closes_it_is_refused(harness: Harness) -> None:
+    """Alice, at her limit of AI games, runs ``/checkers play``: the bot opens a thread, the game is refused, and the
+    bot closes the thread. Bob starts a game in that thread just as it is being closed (the moment the archive
+    reaches Discord): before, his game was filed in the closed thread; now it is refused, and nothing is left
+    playing in a closed thread."""
+    emulator, service = harness.emulator, harness.service
+    assert service is not None
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await play_ai(harness, alice)  # her one AI game
+    late: list[asyncio.Task[object]] = []
+
+    def on_close(event: EmulatorEvent) -> None:
+        thread = event.channel
+        if event.kind == "thread_update" and thread is not None and thread.archived and not late:
+            where = (thread.guild_id, thread.id)
+            late.append(asyncio.create_task(service.play_ai(*where, User(bob.id, bob.name), "easy")))
+
+    unsubscribe = emulator.subscribe(on_close)
+    try:
+        await harness.command(alice, "play", {"level": "easy"})  # refused: her limit
+        await eventually(lambda: bool(late) and late[0].done(), what="bob's game in the closing thread")
+    finally:
+        unsubscribe()
+    assert isinstance(late[0].exception(), RoomClosedError), "no game is started in a thread that is closing"
+    for thread in emulator.threads():
+        if thread.archived or thread.locked:
+            assert await service.channel_games(thread.guild_id, thread.id) == [], f"a game in closed {thread.name!r}"

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import hashlib
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -129,12 +132,33 @@ class KingMeBot(commands.Bot):
         if self.relay is not None:
             self.relay.attach(self.games.events)
         await self.tree.set_translator(CommandTranslator())  # the commands in every language of the catalogue
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        """Register the commands with Discord when they changed since the last time: a digest of what was synced is
+        kept in Redis per application (and guild), so a restart, or many shard processes starting together, sync at
+        most once (Discord rate-limits syncing)."""
+        guild = None
         if self.settings.discord_guild_id is not None:
             guild = discord.Object(id=self.settings.discord_guild_id)
             self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        payload = [
+            await command.get_translated_payload(self.tree, translator) if translator else command.to_dict(self.tree)
+            for command in self.tree.get_commands(guild=guild)
+        ]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        name = f"commands:{self.application_id}:{guild.id if guild is not None else 'global'}"
+        if not await self.service.claim_change(name, digest):
+            log.info("the commands are as last synced: not synced again")
+            return
+        try:
             await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.service.forget_change(name)
+            raise
+        log.info("synced %d commands", len(payload))
 
     async def close(self) -> None:
         if self.relay is not None and self.games is not None:

@@ -324,4 +324,5 @@ class RestApi:
             )
             self.state.commands[command.id] = command
         current = [c for c in self.state.commands.values() if c.guild_id == guild_id]
+        self.state.emit("commands_update")
         return json_response([self._command_payload(c) for c in current])

@@ -27,7 +27,9 @@ PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})
 
-EventKind = Literal["message_create", "message_update", "message_delete", "thread_create", "thread_update"]
+EventKind = Literal[
+    "message_create", "message_update", "message_delete", "thread_create", "thread_update", "commands_update"
+]
 JSON = dict[str, Any]
 
 
@@ -42,6 +44,7 @@ Shard = tuple[int, int]
 def shard_of(guild_id: int, num_shards: int) -> int:
     """The shard a guild belongs to, by Discord's rule: ``(guild_id >> 22) % num_shards``."""
     return (guild_id >> 22) % num_shards
+
 
 Clock = Callable[[], float]
 """Epoch seconds."""
@@ -302,9 +305,7 @@ class EmulatorState:
         self._hooks.append(hook)
         return lambda: self._hooks.remove(hook) if hook in self._hooks else None
 
-    def emit(
-        self, kind: EventKind, *, message: Message | None = None, channel: Channel | None = None
-    ) -> None:
+    def emit(self, kind: EventKind, *, message: Message | None = None, channel: Channel | None = None) -> None:
         event = EmulatorEvent(kind, message=message, channel=channel)
         for hook in list(self._hooks):
             try:

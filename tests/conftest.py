@@ -21,6 +21,13 @@ from bot.redis_process import EmbeddedRedis
 os.environ.setdefault("NUMBA_CACHE_DIR", str(cache.base_dir()))
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The fuzz tests' seed, at the end of every run (a failure also names it, with the command that replays it)."""
+    from tests.bot.fuzz._inputs import SEED_VARIABLE, seed
+
+    terminalreporter.write_line(f"fuzz seed: {seed()} ({SEED_VARIABLE}=<seed> replays a run, =random draws one)")
+
+
 @pytest.fixture(scope="session")
 def redis_server_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
     """One embedded Redis for the whole session (per xdist worker); do not stop, kill or restart it."""

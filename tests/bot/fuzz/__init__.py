@@ -23,7 +23,8 @@ thinking capped at 50 ms):
   words.
 
 Both run their steps in eight concurrent lanes (``KINGME_FUZZ_LANES``), so people act at the same time and races are
-part of the fuzz. A run prints its seed; ``KINGME_FUZZ_SEED=<seed>`` replays the same random choices (the AI's timing
+part of the fuzz. A run uses a fixed seed unless ``KINGME_FUZZ_SEED`` names one (``random`` draws a fresh one) and
+prints it; ``KINGME_FUZZ_SEED=<seed>`` replays the same random choices (the AI's timing
 and the lanes' interleaving are real, so a replay may take another path: ``KINGME_FUZZ_LANES=1`` narrows it). A failure
 names the step, the replay command and the last 30 steps. ``KINGME_FUZZ_SERVICE_STEPS`` changes the service's count.
 """

@@ -2,10 +2,11 @@
 
 The cog is the front door of the checkers feature and owns its rooms: :class:`GameFinder` (the game of a channel),
 :class:`BoardKeeper` (where each board is), :class:`Announcer` (the event sink and the messages beside a board) and
-:class:`ComponentHandlers` (what a click does). No game state is kept here. Errors are turned into short ephemeral
-replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_command_error` and the components.
-Every command (not its autocomplete) and every click first passes the rate limits (:meth:`GamesCog.interaction_check`,
-:func:`~bot.games._handlers.rate_limited`); one that goes too fast is told when to try again.
+:class:`CogClicks` (what a click does, run by :mod:`bot.games._dispatch`). No game state is kept here. Errors are
+turned into short ephemeral replies in one place, :meth:`GamesCog.report`, used by both :meth:`cog_app_command_error`
+and the dispatcher. Every command (not its autocomplete) and every click first passes the rate limits
+(:meth:`GamesCog.interaction_check`, :class:`~bot.games._dispatch.Dispatcher`); one that goes too fast is told when
+to try again.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import asyncio
 import contextlib
 import io
 import logging
-import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,110 +22,54 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ai.api import levels
+from bot.games import _help, _privacy
 from bot.games import _messages as say
-from bot.games import _privacy
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, text_board
+from bot.games._choices import (
+    COLOUR_CHOICES,
+    NEW_GAME_OPTIONS,
+    SCOPE_CHOICES,
+    TURN_TIMES,
+    default_level,
+    level_choices,
+    variant_choices,
+)
 from bot.games._components import challenge_controls
+from bot.games._dispatch import Dispatcher, attach, detach, user_of
 from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
 from bot.games._finder import GameFinder
-from bot.games._handlers import ComponentHandlers, user_of
+from bot.games._handlers import CogClicks
 from bot.games._keeper import BoardKeeper, Where
-from bot.games._locale import channel_language, rules_message, user_language
+from bot.games._locale import channel_language, user_language
 from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import (
-    busy_refusal,
     challenge_content,
     history_line,
     leaderboard_embed,
     leaderboard_title,
-    slash,
-    slash_name,
     stats_embed,
     thread_notice,
 )
-from bot.games._respond import kind_of, metrics_of, send, within_deadline
+from bot.games._report import CheckError, Reporter
+from bot.games._respond import send, within_deadline
 from bot.games._review import ReviewHandlers
 from bot.games._theme import BoardThemes
 from bot.games._threads import CommandThread, thread_name, threads_allowed
 from bot.i18n import ENGLISH, Language, Text, _
 from bot.service import (
     Challenge,
-    ChannelBusyError,
     EventKind,
     GameService,
     GameView,
-    RateLimitedError,
     Result,
     ServiceError,
 )
 from bot.settings import Settings
-from core import VARIANTS, RulesError
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 Choice = app_commands.Choice
-
-COLOUR_CHOICES = [Choice(name=_("Black (moves first)"), value="black"), Choice(name=_("White"), value="white")]
-COLOUR_CHOICES.append(Choice(name=_("Random"), value="random"))
-SCOPE_CHOICES = [Choice(name=_("This server"), value="server"), Choice(name=_("Everyone"), value="global")]
-TURN_TIMES = [
-    Choice(name=_("1 minute"), value=60),
-    Choice(name=_("5 minutes"), value=300),
-    Choice(name=_("15 minutes"), value=900),
-    Choice(name=_("1 hour"), value=3600),
-    Choice(name=_("12 hours"), value=43200),
-    Choice(name=_("1 day"), value=86400),
-    Choice(name=_("3 days"), value=259200),
-    Choice(name=_("7 days"), value=604800),
-]
-
-NEW_GAME_OPTIONS = {"variant": _("The rules to play"), "position": _("A FEN to start from (the game is unrated)")}
-"""The descriptions of the options every command that starts a game has."""
-
-
-class _CheckError(app_commands.CheckFailure):
-    """An error of the cog's own check (the rate limits), carried to :meth:`GamesCog.report` as ``original``."""
-
-    def __init__(self, original: Exception) -> None:
-        super().__init__(str(original))
-        self.original = original
-
-
-def slow_down(error: RateLimitedError) -> Text:
-    """The answer to a command or click over the rate limits: who went too fast, and when to go on (a Discord
-    timestamp that each reader sees as "in 3 seconds")."""
-    when = f"<t:{math.ceil(error.retry_at)}:R>"
-    if error.server:
-        return _("Slow down: this server is sending King Me too much at once. Try again {when}.", when=when)
-    return _("Slow down: you are going too fast. Try again {when}.", when=when)
-
-
-def _default_level() -> str:
-    return next(iter(levels()))
-
-
-async def _level_choices(interaction: Interaction, current: str) -> list[Choice[str]]:
-    needle = current.strip().lower()
-    lang = user_language(interaction)
-    summaries = ((name, lang.data("level", level.summary)) for name, level in levels().items())
-    return [
-        Choice(name=f"{name}: {summary}"[:100], value=name)
-        for name, summary in summaries
-        if needle in name or needle in summary.lower()
-    ][:25]
-
-
-async def _variant_choices(interaction: Interaction, current: str) -> list[Choice[str]]:
-    needle = current.strip().lower()
-    lang = user_language(interaction)
-    titles = ((name, lang.data("variant", variant.title)) for name, variant in VARIANTS.items())
-    return [
-        Choice(name=f"{title} ({name})"[:100], value=name)
-        for name, title in titles
-        if needle in name or needle in title.lower()
-    ][:25]
 
 
 @app_commands.guild_only()
@@ -145,21 +89,24 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         self.events = Announcer(service, self.boards, links)
         """The game service's event sink on Discord."""
         self._tiles: asyncio.Task[bool] | None = None
-        self.clicks = ComponentHandlers(service, self.boards, self.events, game_threads=settings.game_threads)
-        """What a click on a component does."""
+        self.reporter = Reporter(service)
+        """Tells users why a command or click failed."""
         self.reviews = ReviewHandlers(service, self.finder)
         """``/checkers analyse`` and the clicks on a review's components."""
-        bot.add_dynamic_items(_privacy.DeleteMyData)
+        self.clicks = CogClicks(service, self.boards, self.events, self.reviews, game_threads=settings.game_threads)
+        """What a click on a component does (the dispatcher runs it)."""
         super().__init__()
 
     async def cog_load(self) -> None:
         """Put the board's tiles in place as application emojis, waiting at most :data:`UPLOAD_WAIT` seconds (the rest
-        goes on in the background)."""
+        goes on in the background); from now on the bot's clicks come to :attr:`clicks` through the dispatcher."""
+        attach(self.bot, Dispatcher(self.service, self.clicks, self.report))
         self._tiles = asyncio.create_task(install_tiles(self.bot, self.themes), name="kingme-tiles")
         self._tiles.add_done_callback(report_failure)
         await asyncio.wait({self._tiles}, timeout=UPLOAD_WAIT)
 
     async def cog_unload(self) -> None:
+        detach(self.bot)
         if self._tiles is not None and not self._tiles.done():
             self._tiles.cancel()
 
@@ -170,54 +117,15 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         try:
             await self.service.rate_limit(interaction.user.id, interaction.guild_id)
         except Exception as exc:
-            raise _CheckError(exc) from exc
+            raise CheckError(exc) from exc
         return True
 
     async def cog_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         await self.report(interaction, error)
 
     async def report(self, interaction: Interaction, error: BaseException) -> None:
-        """Tell the user why their request failed, in a short ephemeral message."""
-        original = getattr(error, "original", error)
-        limit = 300
-        lang = user_language(interaction)
-        text: str
-        if isinstance(original, RateLimitedError):
-            text = slow_down(original)
-        elif isinstance(original, ChannelBusyError):
-            text, limit = await self._busy_text(interaction, lang) or original.message, 1000
-        elif isinstance(original, ServiceError | Refusal):
-            text = rules_message(original.message)  # the service passes on some of the rules' messages
-        elif isinstance(original, RulesError):  # a move the rules refuse
-            text = rules_message(str(original))
-        elif isinstance(original, app_commands.NoPrivateMessage):
-            text = say.GUILD_ONLY
-        elif isinstance(original, app_commands.TransformerError):
-            text = say.bad_option(original.value, original.type)
-        else:
-            log.error("interaction %s failed", interaction.command, exc_info=original)
-            text = say.INTERNAL
-        metrics = metrics_of(interaction)
-        if metrics is not None:
-            metrics.interaction_errors.labels(kind_of(interaction)).inc()
-        if interaction.type is discord.InteractionType.autocomplete:
-            return
-        try:
-            await send(interaction, ephemeral=True, content=say.short(text, limit, lang))
-        except discord.HTTPException:
-            log.warning("could not tell the user about an error in %s", interaction.command)
-
-    async def _busy_text(self, interaction: Interaction, lang: Language) -> str | None:
-        """Whose game holds this channel (or thread), with a link to it and how it ends; None if it is gone."""
-        try:
-            views = await self.service.channel_games(interaction.guild_id or 0, interaction.channel_id or 0)
-        except ServiceError:
-            return None
-        if not views:
-            return None
-        channel = interaction.channel
-        parent = channel.parent_id if isinstance(channel, discord.Thread) else None
-        return busy_refusal(views[0], str(interaction.user.id), parent, lang)
+        """Tell the user why their request failed, in a short ephemeral message (the one place errors are told)."""
+        await self.reporter.report(interaction, error)
 
     # -- helpers --------------------------------------------------------------------------------------------------
 
@@ -293,7 +201,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         **NEW_GAME_OPTIONS,
     )
     @app_commands.choices(colour=COLOUR_CHOICES)
-    @app_commands.autocomplete(level=_level_choices, variant=_variant_choices)
+    @app_commands.autocomplete(level=level_choices, variant=variant_choices)
     async def play(
         self,
         interaction: Interaction,
@@ -303,7 +211,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         position: app_commands.Range[str, 1, 200] | None = None,
         think: app_commands.Range[float, 0.01] | None = None,  # the service caps it (AI_THINK_TIME_MAX)
     ) -> None:
-        level = level or _default_level()
+        level = level or default_level()
 
         def start(room: CommandThread | None) -> Awaitable[Result]:
             return self.service.play_ai(
@@ -323,7 +231,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Challenge someone to a rated game"))
     @app_commands.describe(opponent=_("Who you want to play"), turn_time=_("Time for each move"), **NEW_GAME_OPTIONS)
     @app_commands.choices(turn_time=TURN_TIMES)
-    @app_commands.autocomplete(variant=_variant_choices)
+    @app_commands.autocomplete(variant=variant_choices)
     async def challenge(
         self,
         interaction: Interaction,
@@ -441,7 +349,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("The best rated players"))
     @app_commands.describe(scope=_("This server's ladder or everyone's"), variant=_("The rules"))
     @app_commands.choices(scope=SCOPE_CHOICES)
-    @app_commands.autocomplete(variant=_variant_choices)
+    @app_commands.autocomplete(variant=variant_choices)
     async def leaderboard(self, interaction: Interaction, scope: str = "server", variant: str = "american") -> None:
         guild = interaction.guild_id if scope == "server" else None
         entries = await within_deadline(interaction, self.service.leaderboard(variant, guild, 10))
@@ -452,7 +360,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     @app_commands.command(description=_("A player's rating and record"))
     @app_commands.describe(user=_("Whose statistics (you by default)"), variant=_("The rules"))
-    @app_commands.autocomplete(variant=_variant_choices)
+    @app_commands.autocomplete(variant=variant_choices)
     async def stats(
         self, interaction: Interaction, user: discord.User | None = None, variant: str = "american"
     ) -> None:
@@ -508,7 +416,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     @app_commands.command(description=_("Watch two AI levels play each other"))
     @app_commands.describe(level_a=_("The AI playing Black"), level_b=_("The AI playing White"), variant=_("The rules"))
-    @app_commands.autocomplete(level_a=_level_choices, level_b=_level_choices, variant=_variant_choices)
+    @app_commands.autocomplete(level_a=level_choices, level_b=level_choices, variant=variant_choices)
     async def watch(self, interaction: Interaction, level_a: str, level_b: str, variant: str = "american") -> None:
         def start(room: CommandThread | None) -> Awaitable[Result]:
             where = (interaction.guild_id or 0, interaction.channel_id or 0)
@@ -522,31 +430,10 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     @app_commands.command(description=_("How to play, and every command"))
     async def help(self, interaction: Interaction) -> None:
-        await send(interaction, ephemeral=True, embed=help_embed(user_language(interaction)))
+        lang = user_language(interaction)
+        await send(interaction, ephemeral=True, embed=_help.help_embed(command_list(lang), lang))
 
 
 def command_list(lang: Language = ENGLISH) -> list[tuple[str, str]]:
-    """Every ``/checkers`` subcommand as registered, with its options (optional ones in brackets) and description
-    (in English: :func:`help_embed` says it in the reader's language), the names as ``lang``'s Discord client shows
-    them: the source of ``/checkers help`` and of the README's command list."""
-
-    rows = []
-    for command in GamesCog.__cog_app_commands__:
-        if isinstance(command, app_commands.Command):
-            named = (
-                slash_name(lang, p.name) if p.required else f"[{slash_name(lang, p.name)}]" for p in command.parameters
-            )
-            usage = f"{slash(lang, command.name)} {' '.join(named)}".strip()
-            rows.append((usage, command.description))
-    return rows
-
-
-def help_embed(lang: Language = ENGLISH) -> discord.Embed:
-    commands_text = "\n".join(f"`{usage}`: {lang.say(Text(text))}" for usage, text in command_list(lang))
-    description = f"{lang.say(say.MOVE_HINT)}\n\n**{lang._('Commands')}**\n{commands_text}"
-    embed = discord.Embed(title=lang._("King Me: checkers on Discord"), description=description[:4096])
-    level_text = "\n".join(f"**{name}**: {lang.data('level', level.summary)}" for name, level in levels().items())
-    embed.add_field(name=lang._("AI levels"), value=level_text[:1024], inline=False)
-    variant_text = ", ".join(f"{lang.data('variant', v.title)} (`{name}`)" for name, v in VARIANTS.items())
-    embed.add_field(name=lang._("Variants"), value=variant_text[:1024], inline=False)
-    return embed
+    """Every ``/checkers`` subcommand as registered (see :func:`bot.games._help.command_list`)."""
+    return _help.command_list(GamesCog.__cog_app_commands__, lang)

@@ -3,26 +3,20 @@
 Each ``custom_id`` carries everything a click needs (the game or challenge id and the version shown), so any bot
 process handles a click on any message, also one sent before a restart: the formats below are a promise to every
 message already sent, never change them. No game lives in a View: the Views built here are throw-away containers for
-sending, and every callback hands the click to the cog's :class:`~bot.games._handlers.ComponentHandlers`; an error is
-reported by the cog, in the one place that reports errors (:meth:`GamesCog.report`).
+sending, and every callback names its handler and hands the click to :func:`bot.games._dispatch.dispatch` (rate limit,
+handler, the one report of any error).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import Any, Self, cast
 
 import discord
-from discord.ext import commands
 
+from bot.games._dispatch import dispatch
 from bot.i18n import ENGLISH, Language, _
 from bot.service import Challenge, GameView
-
-if TYPE_CHECKING:
-    from bot.games._cog import GamesCog
-    from bot.games._handlers import ComponentHandlers
-    from bot.games._review import ReviewHandlers
 
 PREFIX = "km"
 GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno")
@@ -32,29 +26,6 @@ _CHALLENGE = r"(?P<challenge_id>[0-9A-Za-z_-]{1,40})"
 _VERSION = r"(?P<version>[0-9]{1,9})"
 _NUMBERS = ("version", "square", "page")
 """The template groups that are numbers; every group is named after the item's constructor argument."""
-
-
-async def _handle(interaction: discord.Interaction[Any], call: Callable[[ComponentHandlers], Awaitable[None]]) -> None:
-    """Run a click's handler; an error becomes the cog's short ephemeral answer."""
-    await _on_cog(interaction, lambda cog: call(cog.clicks))
-
-
-async def _handle_review(
-    interaction: discord.Interaction[Any], call: Callable[[ReviewHandlers], Awaitable[None]]
-) -> None:
-    """Run a click of a review's component, like :func:`_handle`."""
-    await _on_cog(interaction, lambda cog: call(cog.reviews))
-
-
-async def _on_cog(interaction: discord.Interaction[Any], call: Callable[[GamesCog], Awaitable[None]]) -> None:
-    client = interaction.client
-    cog = cast("GamesCog | None", client.get_cog("Games") if isinstance(client, commands.Bot) else None)
-    if cog is None:  # pragma: no cover - the bot always registers the cog with the items
-        raise RuntimeError("the Games cog is not loaded")
-    try:
-        await call(cog)
-    except Exception as exc:
-        await cog.report(interaction, exc)
 
 
 class _FromCustomId:
@@ -98,7 +69,7 @@ class PieceSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         chosen = _chosen(interaction, "0")
         square = int(chosen) if chosen.isdecimal() else 0  # a value no board offers selects no piece
-        await _handle(interaction, lambda h: h.on_piece(interaction, self.game_id, self.version, square))
+        await dispatch(interaction, lambda h: h.on_piece(interaction, self.game_id, self.version, square))
 
 
 class MoveSelect(
@@ -127,7 +98,7 @@ class MoveSelect(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         move = _chosen(interaction, "")
-        await _handle(interaction, lambda h: h.on_move(interaction, self.game_id, self.version, move))
+        await dispatch(interaction, lambda h: h.on_move(interaction, self.game_id, self.version, move))
 
 
 _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -161,7 +132,7 @@ class GameButton(
         self.action, self.game_id, self.version = action, game_id, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, lambda h: h.on_game_button(interaction, self.action, self.game_id, self.version))
+        await dispatch(interaction, lambda h: h.on_game_button(interaction, self.action, self.game_id, self.version))
 
 
 class ChallengeButton(
@@ -177,7 +148,7 @@ class ChallengeButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         args = (interaction, self.action, self.challenge_id, self.version)
-        await _handle(interaction, lambda h: h.on_challenge_button(*args))
+        await dispatch(interaction, lambda h: h.on_challenge_button(*args))
 
 
 class ResignConfirm(
@@ -190,7 +161,7 @@ class ResignConfirm(
         self.game_id, self.version = game_id, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, lambda h: h.on_resign_confirmed(interaction, self.game_id, self.version))
+        await dispatch(interaction, lambda h: h.on_resign_confirmed(interaction, self.game_id, self.version))
 
 
 class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:rc:{_GAME}"):
@@ -201,7 +172,7 @@ class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]]
         self.game_id = game_id
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, lambda h: h.on_resign_cancelled(interaction))
+        await dispatch(interaction, lambda h: h.on_resign_cancelled(interaction))
 
 
 class AnalyseButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:a:{_GAME}"):
@@ -219,7 +190,7 @@ class AnalyseButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]
         self.game_id = game_id
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle_review(interaction, lambda h: h.on_analyse(interaction, self.game_id))
+        await dispatch(interaction, lambda h: h.on_analyse(interaction, self.game_id))
 
 
 class ReviewPage(
@@ -243,7 +214,30 @@ class ReviewPage(
         self.game_id, self.page = game_id, page
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle_review(interaction, lambda h: h.on_page(interaction, self.game_id, self.page))
+        await dispatch(interaction, lambda h: h.on_review_page(interaction, self.game_id, self.page))
+
+
+class DeleteMyData(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:privacy:(?P<user_id>[0-9]{{1,20}})"
+):
+    """``/checkers privacy``'s confirmation: delete the data of the user named in the ``custom_id`` (only they may
+    click it)."""
+
+    def __init__(self, user_id: str, lang: Language = ENGLISH) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=lang._("Delete my data"), style=discord.ButtonStyle.danger, custom_id=f"{PREFIX}:privacy:{user_id}"
+        )
+        super().__init__(button)
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(match["user_id"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, lambda h: h.on_delete_data(interaction, self.user_id))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -255,6 +249,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResignCancel,
     AnalyseButton,
     ReviewPage,
+    DeleteMyData,
 )
 
 

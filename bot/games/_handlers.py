@@ -1,39 +1,39 @@
 """What a click on a board's or a challenge's components does: choose a piece, play a move, the game buttons, the
-two steps of resigning, and accepting or declining a challenge.
+two steps of resigning, and accepting or declining a challenge; and :class:`CogClicks`, every handler a click can reach
+(:class:`bot.games._dispatch.Clicks`), these and the review's and privacy's.
 
 A click answers on its own message: the board it was made on shows the result (and becomes the game's board), a
-click on a board that is no longer current shows the current one with a short note. Errors propagate to the caller
-(:mod:`bot.games._components`), which has the cog report them.
+click on a board that is no longer current shows the current one with a short note. Errors propagate to the
+dispatcher (:mod:`bot.games._dispatch`), which counted the click against the rate limits and reports them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Concatenate, ParamSpec
+from typing import Any
 
 import discord
 
 from bot.games import _messages as say
-from bot.games import _respond
+from bot.games import _privacy, _respond
 from bot.games._announce import Announcer
 from bot.games._board import BoardMessage
 from bot.games._components import resign_controls
+from bot.games._dispatch import user_of
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import Refusal
 from bot.games._render import closed_challenge_content
 from bot.games._respond import observe, send, update, within_deadline
+from bot.games._review import ReviewHandlers
 from bot.games._threads import ARCHIVE_AFTER, close_thread, thread_name, threads_allowed
 from bot.i18n import _
 from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User, end_text
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
-P = ParamSpec("P")
-Handler = Callable[Concatenate["ComponentHandlers", Interaction, P], Awaitable[None]]
 UNKNOWN_MESSAGE = 10008
 _GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitable[Result]]] = {
     "draw": GameService.offer_draw,
@@ -42,23 +42,6 @@ _GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitabl
     "tbyes": GameService.accept_takeback,
     "tbno": GameService.decline_takeback,
 }
-
-
-def rate_limited(handler: Handler[P]) -> Handler[P]:
-    """A click's handler that first counts the click against the rate limits (the refusal, with when to try again,
-    goes to the cog's report like any other error)."""
-
-    async def checked(self: ComponentHandlers, interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
-        await self._service.rate_limit(interaction.user.id, interaction.guild_id)
-        await handler(self, interaction, *args, **kwargs)
-
-    functools.update_wrapper(checked, handler)
-    return checked
-
-
-def user_of(member: discord.abc.User) -> User:
-    """The service's user for a Discord user."""
-    return User(member.id, member.display_name)
 
 
 class ComponentHandlers:
@@ -72,7 +55,6 @@ class ComponentHandlers:
 
     # -- the board's controls -------------------------------------------------------------------------------------
 
-    @rate_limited
     async def on_piece(self, interaction: Interaction, game_id: str, version: int, square: int) -> None:
         view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
         if await self._is_stale(interaction, view, version):
@@ -82,12 +64,10 @@ class ComponentHandlers:
             raise Refusal(say.turn_of(view.to_move.name) if view.game.color_of(uid) else say.NOT_A_PLAYER)
         await self._update_board(interaction, view, selected=square)
 
-    @rate_limited
     async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None:
         work = self._service.move(game_id, interaction.guild_id, user_of(interaction.user), move, version=version)
         await self._apply(interaction, game_id, work)
 
-    @rate_limited
     async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None:
         view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
         if await self._is_stale(interaction, view, version):
@@ -106,7 +86,6 @@ class ComponentHandlers:
         text = say.RESIGN_CONFIRM_RATED if view.game.rated else say.RESIGN_CONFIRM_UNRATED
         await send(interaction, ephemeral=True, content=lang.say(text), view=resign_controls(view, lang))
 
-    @rate_limited
     async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
         """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
         work = self._service.resign(game_id, interaction.guild_id, user_of(interaction.user))
@@ -176,7 +155,6 @@ class ComponentHandlers:
 
     # -- a challenge's buttons ------------------------------------------------------------------------------------
 
-    @rate_limited
     async def on_challenge_button(self, interaction: Interaction, action: str, challenge_id: str, version: int) -> None:
         me = user_of(interaction.user)
         if action == "accept":
@@ -233,3 +211,29 @@ class ComponentHandlers:
         except discord.HTTPException as exc:
             log.warning("could not open a thread for challenge %s, playing in the channel: %s", challenge.id, exc)
             return None
+
+
+class CogClicks(ComponentHandlers):
+    """Every handler a component's click reaches (:class:`bot.games._dispatch.Clicks`): a board's and a challenge's
+    (above), a review's pages and its Analyse button, and the privacy summary's delete button."""
+
+    def __init__(
+        self,
+        service: GameService,
+        boards: BoardKeeper,
+        events: Announcer,
+        reviews: ReviewHandlers,
+        *,
+        game_threads: bool,
+    ) -> None:
+        super().__init__(service, boards, events, game_threads=game_threads)
+        self._reviews = reviews
+
+    async def on_analyse(self, interaction: Interaction, game_id: str) -> None:
+        await self._reviews.on_analyse(interaction, game_id)
+
+    async def on_review_page(self, interaction: Interaction, game_id: str, page: int) -> None:
+        await self._reviews.on_page(interaction, game_id, page)
+
+    async def on_delete_data(self, interaction: Interaction, user_id: str) -> None:
+        await _privacy.delete(interaction, self._service, user_id)

@@ -1,26 +1,23 @@
 """``/checkers privacy``: a person sees what King Me stores about them and deletes it, confirmed with a button.
 
-The summary and the button are ephemeral (only that person sees them); the button carries the person's id, works
-after a restart (a :class:`discord.ui.DynamicItem`) and does nothing for anyone else.
+The summary and the button are ephemeral (only that person sees them); the button
+(:class:`bot.games._components.DeleteMyData`) carries the person's id, works after a restart and does nothing for
+anyone else: its click comes to :func:`delete`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot.games import _messages as say
-from bot.games._components import PREFIX, view_of
+from bot.games._components import DeleteMyData, view_of
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._respond import send, update, within_deadline
 from bot.i18n import ENGLISH, Language, _
 from bot.service import DELETED_NAME, Erasure, GameService, PersonalData
-
-if TYPE_CHECKING:
-    from bot.games._cog import GamesCog
 
 Interaction = discord.Interaction[Any]
 
@@ -72,40 +69,18 @@ def erased(done: Erasure, lang: Language = ENGLISH) -> str:
     return lang._("Your data is deleted: {games}, {ratings}.", games=games, ratings=ratings)
 
 
-class DeleteMyData(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:privacy:(?P<user_id>[0-9]{{1,20}})"
-):
-    """The confirmation: delete the data of the user named in the ``custom_id`` (only they may click it)."""
-
-    def __init__(self, user_id: str) -> None:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label="Delete my data", style=discord.ButtonStyle.danger, custom_id=f"{PREFIX}:privacy:{user_id}"
-        )
-        super().__init__(button)
-        self.user_id = user_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: Any) -> DeleteMyData:
-        return cls(match["user_id"])
-
-    async def callback(self, interaction: Interaction) -> None:
-        client = interaction.client
-        cog = cast("GamesCog | None", client.get_cog("Games") if isinstance(client, commands.Bot) else None)
-        if cog is None:  # pragma: no cover - the bot always registers the cog with the items
-            raise RuntimeError("the Games cog is not loaded")
-        try:
-            if str(interaction.user.id) != self.user_id:
-                raise Refusal(NOT_YOURS)
-            done = await within_deadline(interaction, cog.service.erase_personal_data(self.user_id))
-            await update(interaction, content=erased(done, user_language(interaction)), view=None)
-        except Exception as exc:
-            await cog.report(interaction, exc)
+async def delete(interaction: Interaction, service: GameService, user_id: str) -> None:
+    """The click on the delete button of ``user_id``'s summary: delete their data (only they may)."""
+    if str(interaction.user.id) != user_id:
+        raise Refusal(NOT_YOURS)
+    done = await within_deadline(interaction, service.erase_personal_data(user_id))
+    await update(interaction, content=erased(done, user_language(interaction)), view=None)
 
 
 async def show(interaction: Interaction, service: GameService) -> None:
     """Answer ``/checkers privacy``: the summary, with the delete button when there is something to delete now."""
     data = await within_deadline(interaction, service.personal_data(interaction.user.id), ephemeral=True)
     deletable = not data.empty and not data.active_games and not data.pending_challenges
-    view = view_of(DeleteMyData(str(interaction.user.id))) if deletable else None
     lang = user_language(interaction)
+    view = view_of(DeleteMyData(str(interaction.user.id), lang)) if deletable else None
     await send(interaction, ephemeral=True, content=say.short(summary(data, lang), 2000), view=view)

@@ -15,8 +15,8 @@ import discord
 from ai.review import GameReview, Judgement, MoveReview, PlayerReview
 from bot.games._board import algebraic
 from bot.games._components import ReviewPage, view_of
+from bot.games._dispatch import user_of
 from bot.games._finder import GameFinder
-from bot.games._handlers import user_of
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._respond import observe, update, within_deadline

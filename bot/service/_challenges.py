@@ -4,6 +4,7 @@ declined, cancelled or expires. The game an accepted challenge starts is created
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from bot.i18n import _
 from bot.service import _options
@@ -30,7 +31,7 @@ from bot.service._models import (
     User,
     new_id,
 )
-from bot.service._ports import CommitConflict, GameStore
+from bot.service._ports import ChallengeRecords, CommitConflict, GameRecords, RatingRecords
 from bot.service._transitions import Step, new_game
 from bot.settings import Settings
 from core import get_variant
@@ -71,6 +72,10 @@ def accepted_game(challenge: Challenge, user: User, side: str, channel_id: str, 
     return Step(step.after, [accepted, *step.events]), closed
 
 
+class ChallengeStore(GameRecords, ChallengeRecords, RatingRecords, Protocol):
+    """The ports challenges use: games (a challenge's answer opens one), challenges, and the players' names."""
+
+
 class Challenges:
     """The challenges of King Me, in the store; each change is one guarded write.
 
@@ -80,7 +85,7 @@ class Challenges:
         clock: the time in epoch seconds.
     """
 
-    def __init__(self, store: GameStore, settings: Settings, clock: Callable[[], float]) -> None:
+    def __init__(self, store: ChallengeStore, settings: Settings, clock: Callable[[], float]) -> None:
         self._store = store
         self._settings = settings
         self._clock = clock

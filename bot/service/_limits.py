@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.i18n import _, _n
 from bot.service._errors import LimitReachedError, RateLimitedError
-from bot.service._ports import Bucket, GameStore, Quotas
+from bot.service._ports import Bucket, Quotas, RateBuckets
 from bot.settings import Settings
 
 
@@ -73,7 +73,7 @@ class RateLimits:
         clock: the time in epoch seconds (the service's).
     """
 
-    def __init__(self, store: GameStore, settings: Settings, clock: Callable[[], float]) -> None:
+    def __init__(self, store: RateBuckets, settings: Settings, clock: Callable[[], float]) -> None:
         self._store = store
         self._settings = settings
         self._clock = clock

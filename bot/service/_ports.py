@@ -92,9 +92,9 @@ class Settlement:
     """(user a, user b, ``yyyymmdd``, the count read) when the game counts towards the pair's rated games that day."""
 
 
-class GameStore(Protocol):
-    """Durable games, challenges, indexes and ratings. Every write is one atomic, guarded step. Every method raises
-    :class:`~bot.service.StoreUnavailableError` when the store cannot be reached."""
+class GameRecords(Protocol):
+    """Games and their indexes: create, save, finish, load; the games of a user, of a channel, due, waiting for the
+    AI; a room closed to new games."""
 
     async def load_game(self, game_id: str) -> GameState | None: ...
 
@@ -125,19 +125,8 @@ class GameStore(Protocol):
         """Store the final state, result, history, ratings and leaderboards in one step."""
         ...
 
-    async def load_challenge(self, challenge_id: str) -> Challenge | None: ...
-
-    async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
-        """Create (``before`` None) or replace a challenge; a new one must stay under the challenge bounds of
-        ``quotas`` (counting the pending challenges unexpired at ``after.created_at``)."""
-        ...
-
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
         """Record where the game's board is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
-        ...
-
-    async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
-        """Record where the challenge is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
         ...
 
     async def due_games(self, now: float, limit: int) -> list[str]: ...
@@ -146,21 +135,36 @@ class GameStore(Protocol):
         """Active games where an AI is to move and its turn began before ``began_before``, oldest first."""
         ...
 
-    async def due_challenges(self, now: float, limit: int) -> list[str]: ...
-
     async def active_game_ids(self) -> list[str]: ...
 
     async def user_games(self, user_id: str) -> list[str]: ...
 
     async def channel_games(self, guild_id: str, channel_id: str) -> list[str]: ...
 
-    async def user_challenges(self, user_id: str) -> list[str]: ...
-
     async def history(self, user_id: str, limit: int) -> list[str]: ...
 
-    async def user_guilds(self, user_id: str) -> list[str]:
-        """The guilds where the user finished games (so where they may have ratings and records)."""
+
+class ChallengeRecords(Protocol):
+    """Challenges and their indexes."""
+
+    async def load_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
+        """Create (``before`` None) or replace a challenge; a new one must stay under the challenge bounds of
+        ``quotas`` (counting the pending challenges unexpired at ``after.created_at``)."""
         ...
+
+    async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
+        """Record where the challenge is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
+        ...
+
+    async def due_challenges(self, now: float, limit: int) -> list[str]: ...
+
+    async def user_challenges(self, user_id: str) -> list[str]: ...
+
+
+class RatingRecords(Protocol):
+    """Ratings, ladders, records against the AI, the pairs' daily counts and the players' names."""
 
     async def read_ratings(self, keys: Sequence[tuple[str, str, str]]) -> list[Rating]:
         """Ratings for (scope, variant, user id) keys; a new player gets the default rating."""
@@ -176,23 +180,11 @@ class GameStore(Protocol):
 
     async def set_names(self, names: dict[str, str]) -> None: ...
 
-    async def swap_mark(self, name: str, value: str) -> str | None:
-        """Record ``value`` under ``name`` (a front end's note shared by its processes); returns the value it
-        replaced, in one atomic step."""
-        ...
-
-    async def drop_mark(self, name: str) -> None: ...
-
-    async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
-        """Take one token from every bucket at time ``now``, atomically for every process; if one is empty take none
-        and return (its index, seconds until it has a token again). Returns None when the tokens were taken."""
-        ...
-
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]: ...
 
-    async def finished_before(self, ended_before: float, limit: int) -> list[str]:
-        """Finished games that ended before ``ended_before``, oldest first (for the retention sweep)."""
-        ...
+
+class ReviewRecords(Protocol):
+    """The reviews of finished games."""
 
     async def save_review(self, game_id: str, review: str) -> None:
         """Keep a finished game's review (JSON text), once; raises :class:`CommitConflict` ``finished`` when the game
@@ -201,6 +193,18 @@ class GameStore(Protocol):
 
     async def load_review(self, game_id: str) -> str | None:
         """The stored review of a game (JSON text), or None."""
+        ...
+
+
+class ErasureRecords(Protocol):
+    """Retention and a person's erasure: what a user left behind, and its removal."""
+
+    async def user_guilds(self, user_id: str) -> list[str]:
+        """The guilds where the user finished games (so where they may have ratings and records)."""
+        ...
+
+    async def finished_before(self, ended_before: float, limit: int) -> list[str]:
+        """Finished games that ended before ``ended_before``, oldest first (for the retention sweep)."""
         ...
 
     async def delete_finished_game(self, game: GameState) -> None:
@@ -226,6 +230,34 @@ class GameStore(Protocol):
         :class:`CommitConflict` ``games`` or ``challenges`` when the user has an active game or a pending challenge
         now, ``history`` when their history holds more than the ``finished`` games the caller anonymised."""
         ...
+
+
+class RateBuckets(Protocol):
+    """The token buckets of the rate limits."""
+
+    async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
+        """Take one token from every bucket at time ``now``, atomically for every process; if one is empty take none
+        and return (its index, seconds until it has a token again). Returns None when the tokens were taken."""
+        ...
+
+
+class Marks(Protocol):
+    """Small notes the front ends share across their processes (say, the digest of the commands last synced)."""
+
+    async def swap_mark(self, name: str, value: str) -> str | None:
+        """Record ``value`` under ``name`` (a front end's note shared by its processes); returns the value it
+        replaced, in one atomic step."""
+        ...
+
+    async def drop_mark(self, name: str) -> None: ...
+
+
+class GameStore(
+    GameRecords, ChallengeRecords, RatingRecords, ReviewRecords, ErasureRecords, RateBuckets, Marks, Protocol
+):
+    """Durable games, challenges, indexes and ratings: every port above, in one store (the Redis store implements
+    them all; each part of the service is given only the ports it uses). Every write is one atomic, guarded step.
+    Every method raises :class:`~bot.service.StoreUnavailableError` when the store cannot be reached."""
 
 
 class MoveChooser(Protocol):

@@ -13,12 +13,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from bot.i18n import _
 from bot.service._errors import InvalidRequestError, PositionChangedError, ServiceError
 from bot.service._models import GameState, PlayerRef, Rating
 from bot.service._pdn import game_pdn
-from bot.service._ports import CommitConflict, GameStore
+from bot.service._ports import ChallengeRecords, CommitConflict, ErasureRecords, GameRecords, RatingRecords
 from bot.service._standings import GLOBAL_SCOPE, guild_scope
 from core import VARIANTS
 
@@ -84,10 +85,14 @@ def _erase_refused(why: str) -> ServiceError:
     return PositionChangedError(_CHANGED)
 
 
+class PrivacyStore(GameRecords, ChallengeRecords, RatingRecords, ErasureRecords, Protocol):
+    """The ports a person's data is read and erased through."""
+
+
 class Privacy:
     """Reads and erases a user's data in the store."""
 
-    def __init__(self, store: GameStore, clock: Callable[[], float]) -> None:
+    def __init__(self, store: PrivacyStore, clock: Callable[[], float]) -> None:
         self._store = store
         self._clock = clock
 

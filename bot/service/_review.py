@@ -18,7 +18,7 @@ from ai.review import GameReview
 from bot.i18n import _
 from bot.service._errors import GameNotOverError, ServiceError
 from bot.service._models import GameState, User
-from bot.service._ports import CommitConflict, GameReviewer, GameStore
+from bot.service._ports import CommitConflict, GameReviewer, ReviewRecords
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Analysis:
 class Reviews:
     """Computes, stores and reads back the reviews of finished games."""
 
-    def __init__(self, store: GameStore, reviewer: GameReviewer | None) -> None:
+    def __init__(self, store: ReviewRecords, reviewer: GameReviewer | None) -> None:
         self._store = store
         self._reviewer = reviewer
         self._running: dict[str, asyncio.Task[GameReview]] = {}

@@ -4,6 +4,7 @@ and how the standings read (leaderboards, a player's stats). The rating maths is
 from __future__ import annotations
 
 import time
+from typing import Protocol
 
 from bot.i18n import _
 from bot.service import _ratings
@@ -20,7 +21,7 @@ from bot.service._models import (
     parse_color,
 )
 from bot.service._pdn import game_pdn
-from bot.service._ports import BotRecordUpdate, CommitConflict, GameStore, RatingUpdate, Settlement
+from bot.service._ports import BotRecordUpdate, CommitConflict, GameRecords, RatingRecords, RatingUpdate, Settlement
 from core import Termination
 
 GLOBAL_SCOPE = "global"
@@ -47,6 +48,10 @@ def score(game: GameState, player: PlayerRef) -> float:
     return 1.0 if game.player(parse_color(game.winner)) is player else 0.0
 
 
+class StandingsStore(GameRecords, RatingRecords, Protocol):
+    """The ports a game's end is settled through: the game's final write, ratings, ladders and records."""
+
+
 class Standings:
     """Settles finished games into ratings and records, and reads the standings back.
 
@@ -55,7 +60,7 @@ class Standings:
         pair_limit: rated games two players may have a day (``RATED_GAMES_PER_PAIR_PER_DAY``).
     """
 
-    def __init__(self, store: GameStore, pair_limit: int) -> None:
+    def __init__(self, store: StandingsStore, pair_limit: int) -> None:
         self._store = store
         self._pair_limit = pair_limit
 

@@ -84,7 +84,9 @@ def unavailable_as_service_error(cls: C) -> C:
     """Class decorator: every public coroutine method of ``cls`` raises :class:`StoreUnavailableError` instead of
     Redis's connection errors, so no caller of the store ever sees a redis-py exception (and a method added later is
     covered without anyone remembering to)."""
-    for name, member in list(vars(cls).items()):
+    names = {name for klass in cls.__mro__ if klass is not object for name in vars(klass)}  # inherited ones too
+    for name in sorted(names):
+        member = inspect.getattr_static(cls, name)
         if not name.startswith("_") and inspect.iscoroutinefunction(member):
             setattr(cls, name, _guarded(member))
     return cls

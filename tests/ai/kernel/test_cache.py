@@ -1,6 +1,5 @@
 """The kernel loads lazily and from its on-disk cache: ``import ai.kernel`` does not import numba, and a second process
-runs the compiled code that the first one left in the cache without compiling anything (this module runs first among
-the kernel's tests, so on a cold cache it also does the compiling for them)."""
+runs the compiled code that the first one left in the cache without compiling anything."""
 
 from __future__ import annotations
 
@@ -16,9 +15,9 @@ from ai.kernel.cache import base_dir, cache_dir
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _python(code: str) -> str:
+def _python(code: str, **env: str) -> str:
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=os.environ.copy(), capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", code], cwd=ROOT, env=os.environ | env, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
@@ -33,13 +32,14 @@ def test_importing_the_kernel_does_not_import_numba() -> None:
     assert out.strip() == "False"
 
 
-def test_a_second_process_runs_the_cached_kernel() -> None:
+def test_a_second_process_runs_the_cached_kernel(tmp_path: Path) -> None:
+    """In a cache of its own: the suite's other processes (tests run in parallel) compile into the shared one."""
     warm = "import ai.kernel; print(ai.kernel.warm_up())"
-    _python(warm)
-    cached = _files(cache_dir())
+    _python(warm, NUMBA_CACHE_DIR=str(tmp_path))
+    cached = _files(tmp_path)
     assert any(path.suffix == ".nbi" for path in cached)
-    _python(warm)
-    assert _files(cache_dir()) == cached  # loaded and ran every entry point, compiled nothing
+    _python(warm, NUMBA_CACHE_DIR=str(tmp_path))
+    assert _files(tmp_path) == cached  # loaded and ran every entry point, compiled nothing
 
 
 def test_cache_folder_follows_the_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

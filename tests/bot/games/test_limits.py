@@ -134,3 +134,48 @@ async def test_going_too_fast_is_told_when_to_go_on_and_tokens_refill(harness: H
     assert component(board, "km:m:") is not None, [m.content for m in chosen.messages]  # the piece's moves
     again = (await harness.command(carol, "help")).message
     assert again.content.startswith("Slow down"), "that was the only token"
+
+
+async def _flood(
+    harness: Harness, user: User, message: Message, custom_id: str, clicks: int = 30, within: float = 1.0
+) -> list[Message]:
+    """``clicks`` clicks on one button within ``within`` seconds, all in flight together; the first message of each
+    answer."""
+    handles = []
+    for _ in range(clicks):
+        handles.append(harness.emulator.click(user, message, custom_id))
+        await asyncio.sleep(within / clicks)
+    return [(await handle).message for handle in handles]
+
+
+async def test_thirty_clicks_a_second_on_the_review_and_privacy_buttons_are_told_to_slow_down(
+    harness: Harness, clock: Clock
+) -> None:
+    """Every click goes through the one dispatcher that counts it against the rate limits: the review's Analyse
+    button and the privacy summary's delete button too (they were not counted before)."""
+    emulator, dave = harness.emulator, harness.user("carol")
+    board = await play_ai(harness, dave, {"level": "easy"})
+    asked = (await harness.command(dave, "resign", channel=board.channel_id)).message
+    confirm = component(asked, "km:r:")
+    assert confirm is not None
+    await emulator.click(dave, asked, confirm["custom_id"])
+    await eventually(
+        lambda: any(component(m, "km:a:") for m in emulator.messages(board.channel_id)), what="the result"
+    )
+    result = next(m for m in emulator.messages(board.channel_id) if component(m, "km:a:") is not None)
+    analyse = component(result, "km:a:")
+    assert analyse is not None
+
+    answers = await _flood(harness, dave, result, analyse["custom_id"])
+    slow = [m for m in answers if m.ephemeral and m.content.startswith("Slow down")]
+    assert len(slow) >= 30 - harness.settings.rate_user_burst, [m.content[:60] for m in answers]
+    assert len(slow) < 30, "the clicks within the burst are answered with the review"
+
+    clock.advance(harness.settings.rate_user_burst / harness.settings.rate_user)  # the bucket full again
+    shown = (await harness.command(dave, "privacy")).message
+    delete = component(shown, "km:privacy:")
+    assert delete is not None, shown.content
+    answers = await _flood(harness, dave, shown, delete["custom_id"], within=0)  # before the first one removes it
+    slow = [m for m in answers if m.ephemeral and m.content.startswith("Slow down")]
+    assert len(slow) >= 30 - harness.settings.rate_user_burst, [m.content[:60] for m in answers]
+    assert shown.content.startswith("Your data is deleted"), "the clicks within the burst delete the data"

@@ -11,7 +11,7 @@ from bot.redis_process import EmbeddedRedis
 from bot.service import EventKind, GameService, StoreUnavailableError, UnknownGameError, User
 from bot.store import NAMESPACE, RedisGameStore, connect
 from bot.store._connection import is_unavailable
-from bot.store._redis_store import CHALLENGE_GRACE, CLOSED_CHALLENGE_KEPT
+from bot.store._redis_base import CHALLENGE_GRACE, CLOSED_CHALLENGE_KEPT
 from tests.bot.service.conftest import START, Clock, EventLog, ServiceFactory, ai_idle
 from tests.bot.service.test_games import ANN, BOB, CHANNEL, GUILD
 from tests.support import eventually

@@ -1,0 +1,90 @@
+"""One path for every click, from Discord to the service and back.
+
+A component's callback (:mod:`bot.games._components`, :mod:`bot.games._privacy`) names the handler it wants and hands
+it to :func:`dispatch`, which finds the running bot's :class:`Dispatcher`: it counts the click against the person's
+and the server's rate limits (in the service, shared by every process), runs the handler, and has every error
+reported once, by the cog's one reporter, as a short ephemeral answer. The handlers answer within Discord's 3 seconds
+through :mod:`bot.games._respond`. Slash commands take the same steps in the cog (``interaction_check`` counts them,
+``cog_app_command_error`` reports).
+
+The components reach the handlers through the :class:`Clicks` protocol, never the cog itself, so the modules that
+build messages import nothing of the modules that handle them (no import circle in ``bot.games``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+
+from bot.service import GameService, User
+
+Interaction = discord.Interaction[Any]
+Report = Callable[[Interaction, BaseException], Awaitable[None]]
+
+
+def user_of(member: discord.abc.User) -> User:
+    """The service's user for a Discord user (the caller of an interaction, or an option naming someone)."""
+    return User(member.id, member.display_name)
+
+
+class Clicks(Protocol):
+    """Every handler a component's click can reach (implemented by the cog's handlers)."""
+
+    async def on_piece(self, interaction: Interaction, game_id: str, version: int, square: int) -> None: ...
+
+    async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None: ...
+
+    async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None: ...
+
+    async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None: ...
+
+    async def on_resign_cancelled(self, interaction: Interaction) -> None: ...
+
+    async def on_challenge_button(
+        self, interaction: Interaction, action: str, challenge_id: str, version: int
+    ) -> None: ...
+
+    async def on_analyse(self, interaction: Interaction, game_id: str) -> None: ...
+
+    async def on_review_page(self, interaction: Interaction, game_id: str, page: int) -> None: ...
+
+    async def on_delete_data(self, interaction: Interaction, user_id: str) -> None: ...
+
+
+class Dispatcher:
+    """Runs a click: the rate limit, the handler, and the one report of any error."""
+
+    def __init__(self, service: GameService, clicks: Clicks, report: Report) -> None:
+        self._service = service
+        self._clicks = clicks
+        self._report = report
+
+    async def run(self, interaction: Interaction, call: Callable[[Clicks], Awaitable[None]]) -> None:
+        try:
+            await self._service.rate_limit(interaction.user.id, interaction.guild_id)
+            await call(self._clicks)
+        except Exception as exc:
+            await self._report(interaction, exc)
+
+
+_DISPATCHERS: weakref.WeakKeyDictionary[discord.Client, Dispatcher] = weakref.WeakKeyDictionary()
+
+
+def attach(client: discord.Client, dispatcher: Dispatcher) -> None:
+    """Make ``dispatcher`` the one that runs the clicks ``client`` receives (the cog does, when it loads)."""
+    _DISPATCHERS[client] = dispatcher
+
+
+def detach(client: discord.Client) -> None:
+    _DISPATCHERS.pop(client, None)
+
+
+async def dispatch(interaction: Interaction, call: Callable[[Clicks], Awaitable[None]]) -> None:
+    """Run a component's click through its bot's :class:`Dispatcher`."""
+    dispatcher = _DISPATCHERS.get(interaction.client)
+    if dispatcher is None:  # pragma: no cover - the cog attaches itself before the bot receives anything
+        raise RuntimeError("no dispatcher is attached to this client: the Games cog is not loaded")
+    await dispatcher.run(interaction, call)

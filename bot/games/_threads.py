@@ -3,7 +3,7 @@
 A game started by a slash command (``/checkers play``, ``watch``, ``rematch``) gets a public thread opened from a
 short message that answers the command in the channel and links to the thread; an accepted challenge gets one opened
 from the challenge's message (:mod:`bot.games._handlers`). The thread is opened only once the service has checked the
-request (it is the service's :data:`~bot.service._service.Room`), so a refused request leaves nothing behind, and the
+request (it is the service's :data:`~bot.service._pipeline.Room`), so a refused request leaves nothing behind, and the
 game is filed under the thread from its first write. Where threads are not allowed (inside a thread, in a channel whose
 permissions forbid them, with ``GAME_THREADS`` off) the game is played in the channel, which holds one at a time.
 """

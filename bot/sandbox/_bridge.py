@@ -29,7 +29,7 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -46,7 +46,8 @@ from bot.emulator import (
     download,
     find_attachment,
 )
-from bot.i18n import Text, _, language
+from bot.i18n import Text, language
+from bot.sandbox._options import ActionError, snowflake, typed_options
 from bot.web import StaticFiles
 
 log = logging.getLogger(__name__)
@@ -62,14 +63,6 @@ _TIMEOUT_TEXT: Final = "The application did not respond"
 """What Discord shows when a bot leaves an interaction unanswered."""
 
 JSON = dict[str, Any]
-_SUBCOMMANDS: Final = (1, 2)
-_INTEGER, _BOOLEAN, _USER, _CHANNEL, _NUMBER = 4, 5, 6, 7, 10
-"""Discord's application command option types that a typed value must be converted to."""
-
-
-class ActionError(Exception):
-    """A page action that cannot be carried out; the message is shown in the page's toast, in the language of the
-    user the page acts as when it is a message of the catalogue (:mod:`bot.i18n`)."""
 
 
 class Viewer:
@@ -200,7 +193,7 @@ class SandboxBridge:
             raise web.HTTPForbidden(text=refusal)
         try:
             user = self._user(request.query.get("as", ""))
-            message_id, attachment_id = (_snowflake(request.match_info[k], k) for k in ("message", "attachment"))
+            message_id, attachment_id = (snowflake(request.match_info[k], k) for k in ("message", "attachment"))
         except ActionError:
             raise web.HTTPNotFound(text="no such file") from None
         found = find_attachment(self.emulator.state, message_id, attachment_id, visible_to=user.id)
@@ -312,7 +305,7 @@ class SandboxBridge:
                 raise ActionError("options are an object of names and values")
             channel = self._channel(request.get("channel"))
             focused = str(request.get("focused", "")) if op == "autocomplete" else None
-            options = self._typed_options(path, options, focused)
+            options = typed_options(emulator, self.commands(), path, options, focused)
             if op == "invoke":
                 handle = emulator.invoke(viewer.user, path, options, channel=channel)
                 self._follow(viewer, ref, handle, _done)
@@ -350,64 +343,6 @@ class SandboxBridge:
         viewer.tasks.add(task)
         task.add_done_callback(viewer.tasks.discard)
 
-    def _typed_options(self, path: list[str], options: JSON, focused: str | None) -> JSON:
-        """The options typed on the page as the Discord client sends them: a person or a channel as its id, a number
-        as a number, true or false as a boolean. A value that cannot be one is refused in the page's words (what the
-        Discord client would not let anyone type), never Python's; the rest is the emulator's to check."""
-        schema = _option_schema(self.commands(), path)
-        typed = dict(options)
-        for name, value in options.items():
-            spec = schema.get(name)
-            if spec is None or name == focused:
-                continue
-            typed[name] = self._option_value(name, spec["type"], value)
-        return typed
-
-    def _option_value(self, name: str, kind: int, value: object) -> object:
-        text = str(value).strip()
-        if kind == _USER:
-            users = self.emulator.state.users.values()
-            found = _pick(text.lstrip("@"), {u.name: u.id for u in users})
-            if found is None:
-                people = _one_of(u.name for u in users if not u.bot)
-                raise ActionError(
-                    _(
-                        "{name}: there is nobody called {text} here; pick {people}",
-                        name=name,
-                        text=repr(text),
-                        people=people,
-                    )
-                )
-            return found
-        if kind == _CHANNEL:
-            channels = {
-                c.name: c.id for c in self.emulator.state.channels.values() if c.guild_id == self.emulator.guild.id
-            }
-            found = _pick(text.lstrip("#"), channels)
-            if found is None:
-                raise ActionError(
-                    _(
-                        "{name}: there is no channel {text} here; pick {channels}",
-                        name=name,
-                        text=repr(text),
-                        channels=_one_of(channels),
-                    )
-                )
-            return found
-        if kind in (_INTEGER, _NUMBER):
-            try:
-                number = float(text)
-            except ValueError:
-                raise ActionError(_("{name} takes a number, not {text}", name=name, text=repr(text))) from None
-            if kind == _INTEGER and not number.is_integer():
-                raise ActionError(_("{name} takes a whole number, not {text}", name=name, text=repr(text)))
-            return int(number) if kind == _INTEGER else number
-        if kind == _BOOLEAN:
-            if text.lower() not in ("true", "false"):
-                raise ActionError(_("{name} takes true or false, not {text}", name=name, text=repr(text)))
-            return text.lower() == "true"
-        return value
-
     def _user(self, name: str, *, fallback: bool = False) -> User:
         try:
             user = self.emulator.user(name)
@@ -422,13 +357,13 @@ class SandboxBridge:
     def _channel(self, value: object) -> Channel:
         if value is None:
             return self.emulator.channel
-        channel = self.emulator.state.channels.get(_snowflake(value, "channel"))
+        channel = self.emulator.state.channels.get(snowflake(value, "channel"))
         if channel is None:
             raise ActionError("that channel is gone")
         return channel
 
     def _message(self, viewer: Viewer, value: object) -> Message:
-        message = self.emulator.state.messages.get(_snowflake(value, "message"))
+        message = self.emulator.state.messages.get(snowflake(value, "message"))
         if message is None or not message.visible_for(viewer.user.id):
             raise ActionError("that message is gone")
         return message
@@ -441,35 +376,6 @@ async def _logged(work: Awaitable[None]) -> None:
         raise
     except Exception:
         log.exception("a sandbox interaction failed")
-
-
-def _snowflake(value: object, what: str) -> int:
-    try:
-        return int(str(value))
-    except ValueError:
-        raise ActionError(f"{value!r} is not a {what} id") from None
-
-
-def _option_schema(commands: list[JSON], path: list[str]) -> dict[str, JSON]:
-    """The options of the (sub)command ``path`` names, by name; empty when it names none (the emulator says why)."""
-    schema = next((c.get("options") or [] for c in commands if c.get("name") == path[0]), [])
-    for name in path[1:]:
-        sub = next((o for o in schema if o["name"] == name and o["type"] in _SUBCOMMANDS), None)
-        if sub is None:
-            return {}
-        schema = sub.get("options") or []
-    return {o["name"]: o for o in schema if o["type"] not in _SUBCOMMANDS}
-
-
-def _pick(text: str, ids: dict[str, int]) -> str | None:
-    """The id of the one named ``text`` (or whose id it is) among ``ids`` (names to ids), as Discord sends it."""
-    found = ids.get(text, int(text) if text.isdigit() and int(text) in ids.values() else None)
-    return None if found is None else str(found)
-
-
-def _one_of(names: Iterable[str]) -> str:
-    listed = sorted(names)
-    return listed[0] if len(listed) == 1 else _("one of {names}", names=", ".join(listed))
 
 
 def _user_json(user: User) -> JSON:

@@ -1,12 +1,9 @@
-"""The game service: every command of King Me, independent of Discord, and the one pipeline they run through.
+"""The game service: every command of King Me, independent of Discord.
 
-Each command on a game runs the lichess-style pipeline: lock, load the game, plan the step (a pure transition of
-:mod:`bot.service._transitions`), save it with one guarded write (compare-and-set on the game's version), schedule
-the AI, then return or publish the events. Commands on one game in this process take turns on a per-game lock;
-across processes the version check decides, and the loser gets :class:`PositionChangedError`. AI moves are chosen
-with no lock held (:mod:`bot.service._ai_turns`) and applied through the same pipeline with the version they were
-asked for; a result for an outdated version is dropped. Every committed step's events also go to the observers (the
-metrics), once, whether a request or the background made them.
+Each command on a game runs the one pipeline (:mod:`bot.service._pipeline`): lock, load, plan a pure step, save it
+with one guarded write, schedule the AI, and hand the events to the observers (the metrics). AI moves are chosen with
+no lock held (:mod:`bot.service._ai_turns`) and applied through the same pipeline with the version they were asked
+for; a result for an outdated version is dropped.
 """
 
 from __future__ import annotations
@@ -14,21 +11,19 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
 
 from ai.review import GameReview
-from bot.bounded import BoundedDict
 from bot.i18n import _
-from bot.locks import KeyedLocks
 from bot.service import _models as models
 from bot.service import _options, _transitions
-from bot.service._ai_turns import AiTurns
 from bot.service._challenges import Challenges, accepted_game
-from bot.service._errors import PositionChangedError, ServiceError, UnknownGameError, creation_refused
-from bot.service._limits import RateLimits, limit_reached, quotas
+from bot.service._errors import ServiceError, UnknownGameError
+from bot.service._limits import RateLimits
 from bot.service._models import GameState, GameView, Result, User
 from bot.service._pdn import game_pdn
+from bot.service._pipeline import Clock, Pipeline, Room
 from bot.service._ports import (
     CommitConflict,
     EventObserver,
@@ -41,20 +36,11 @@ from bot.service._ports import (
 from bot.service._privacy import Erasure, PersonalData, Privacy
 from bot.service._review import Analysis, Reviews
 from bot.service._standings import Standings, scope_of
-from bot.service._transitions import Plan, Skip, Step
+from bot.service._transitions import Skip
 from bot.settings import DAY, Settings
 from core import Board
 
 log = logging.getLogger(__name__)
-
-Clock = Callable[[], float]
-Room = Callable[[], Awaitable[str | int | None]]
-"""Opens a place of a new game's own (a thread, on Discord), called once the request is checked and before the game
-is stored; returns its channel id (the game is filed there, so the one-game-per-channel rule concerns that room), or
-None to play in the channel asked for. A failure after it returns is the caller's to tidy up (the error propagates)."""
-
-CACHED_GAMES = 1000
-"""Active games whose state a service keeps in memory (the most recently used); others are read from the store."""
 
 
 class GameService:
@@ -88,14 +74,10 @@ class GameService:
         self._clock = clock
         self._sink: EventSink = sink if sink is not None else NullSink()
         self._rng = rng if rng is not None else random.Random()
-        self._observers = tuple(observers)
-        self._locks = KeyedLocks()
-        self._cache: BoundedDict[str, GameState] = BoundedDict(CACHED_GAMES)
-        self._ai = AiTurns(chooser, self._settings, self._sink, self._apply_ai_move)
-        self._challenges = Challenges(store, self._settings, clock)
-        self._quotas = quotas(self._settings)
-        self._rates = RateLimits(store, self._settings, clock)
         self._standings = Standings(store, self._settings.rated_games_per_pair_per_day)
+        self._pipe = Pipeline(store, self._standings, chooser, self._settings, clock, self._sink, tuple(observers))
+        self._challenges = Challenges(store, self._settings, clock)
+        self._rates = RateLimits(store, self._settings, clock)
         self._privacy = Privacy(store, clock)
         self._reviews = Reviews(store, reviewer)
 
@@ -105,18 +87,18 @@ class GameService:
 
     @property
     def cached_games(self) -> int:
-        """Games whose state this service keeps in memory (at most :data:`CACHED_GAMES`)."""
-        return len(self._cache)
+        """Games whose state this service keeps in memory (at most :data:`~bot.service._pipeline.CACHED_GAMES`)."""
+        return len(self._pipe.cache)
 
     @property
     def ai_turns_in_flight(self) -> int:
         """AI turns this process is working on now."""
-        return self._ai.in_flight
+        return self._pipe.ai.in_flight
 
     @property
     def ai_turns_waiting(self) -> int:
         """AI turns of this process waiting for their place at the AI (shared fairly between the people playing)."""
-        return self._ai.waiting
+        return self._pipe.ai.waiting
 
     async def rate_limit(self, user_id: str | int, guild_id: str | int | None) -> None:
         """Count one command or click of a person in a server against the rate limits (shared by every process);
@@ -138,12 +120,12 @@ class GameService:
 
     async def start(self) -> int:
         """Resume every stored game where an AI is to move (after a restart); returns how many were resumed."""
-        return len(self._ai.resume(await self._store.load_games(await self._store.active_game_ids())))
+        return len(self._pipe.ai.resume(await self._store.load_games(await self._store.active_game_ids())))
 
     async def close(self) -> None:
         """Stop scheduling AI turns and cancel the pending ones (their games resume on the next start), and the reviews
         being computed."""
-        await self._ai.close()
+        await self._pipe.ai.close()
         await self._reviews.close()
 
     # -- challenges -----------------------------------------------------------------------------------------------
@@ -171,7 +153,7 @@ class GameService:
         result = await self._challenges.create(
             *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room
         )
-        return self._observed(result)
+        return self._pipe.observed(result)
 
     async def get_challenge(self, challenge_id: str, guild_id: str | int | None = None) -> models.Challenge:
         """A challenge in any state (pending, accepted, declined, cancelled, expired), with where it is shown."""
@@ -191,7 +173,7 @@ class GameService:
         side = _options.side(challenge.color, self._rng)
         channel = str(channel_id) if channel_id is not None else challenge.channel_id
         step, closed = accepted_game(challenge, user, side, channel, self._clock())
-        result = await self._open(step, challenge=(challenge, closed))
+        result = await self._pipe.open(step, challenge=(challenge, closed))
         await self._remember(user)
         return result
 
@@ -202,11 +184,11 @@ class GameService:
 
     async def decline(self, challenge_id: str, guild_id: str | int, user: User) -> Result:
         """The challenged user turns a challenge down."""
-        return self._observed(await self._challenges.decline(challenge_id, str(guild_id), user))
+        return self._pipe.observed(await self._challenges.decline(challenge_id, str(guild_id), user))
 
     async def cancel(self, challenge_id: str, guild_id: str | int, user: User) -> Result:
         """The challenger withdraws a challenge."""
-        return self._observed(await self._challenges.cancel(challenge_id, str(guild_id), user))
+        return self._pipe.observed(await self._challenges.cancel(challenge_id, str(guild_id), user))
 
     async def challenges_of(self, user_id: str | int) -> list[models.Challenge]:
         """A user's pending challenges, sent or received."""
@@ -240,7 +222,7 @@ class GameService:
         step = _options.ai_game(
             self._settings, models.GameKind.AI, where, players, now, variant, fen, think_time, turn_time, rematch_of
         )
-        result = await self._open(step, room=room)
+        result = await self._pipe.open(step, room=room)
         await self._remember(user)
         return result
 
@@ -266,7 +248,7 @@ class GameService:
         step = _options.ai_game(
             self._settings, models.GameKind.EXHIBITION, where, players, now, variant, fen, think_time
         )
-        return await self._open(step, room=room)
+        return await self._pipe.open(step, room=room)
 
     # -- moves and other commands on a game -----------------------------------------------------------------------
 
@@ -277,31 +259,31 @@ class GameService:
         ``legal_moves``. With ``version`` (the version the front end showed) a changed game is refused; an index
         should always come with its version. A move the rules refuse raises core's :class:`IllegalMoveError`."""
         plan = partial(_transitions.move, user=user, move=move)
-        return await self._transact(game_id, guild_id, plan, expected_version=version)
+        return await self._pipe.transact(game_id, guild_id, plan, expected_version=version)
 
     async def resign(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
-        return await self._transact(game_id, guild_id, partial(_transitions.resign, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.resign, user=user))
 
     async def offer_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
         """Offer a draw; if the opponent had already offered one, the game is drawn."""
-        return await self._transact(game_id, guild_id, partial(_transitions.offer_draw, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.offer_draw, user=user))
 
     async def accept_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
-        return await self._transact(game_id, guild_id, partial(_transitions.accept_draw, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.accept_draw, user=user))
 
     async def decline_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
-        return await self._transact(game_id, guild_id, partial(_transitions.decline_draw, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.decline_draw, user=user))
 
     async def takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
         """Ask to take your last move back. Against the AI it is done at once; a person must agree
         (:meth:`accept_takeback`)."""
-        return await self._transact(game_id, guild_id, partial(_transitions.takeback, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.takeback, user=user))
 
     async def accept_takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
-        return await self._transact(game_id, guild_id, partial(_transitions.accept_takeback, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.accept_takeback, user=user))
 
     async def decline_takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
-        return await self._transact(game_id, guild_id, partial(_transitions.decline_takeback, user=user))
+        return await self._pipe.transact(game_id, guild_id, partial(_transitions.decline_takeback, user=user))
 
     async def rematch(
         self,
@@ -315,7 +297,7 @@ class GameService:
         """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
         or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel, or in a
         room of its own with ``room`` (a challenge then leaves opening it to its acceptance)."""
-        game = await self._load(game_id, guild_id)
+        game = await self._pipe.load(game_id, guild_id)
         other, swapped = _transitions.rematch_sides(game, user)
         channel = str(channel_id) if channel_id is not None else game.channel_id
         if other.level is not None:
@@ -336,7 +318,7 @@ class GameService:
         opponent = User(other.id, other.name)
         options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None)
         result = await self._challenges.create(game.guild_id, channel, user, opponent, *options)
-        return self._observed(result)
+        return self._pipe.observed(result)
 
     async def set_board_message(self, game_id: str, channel_id: str | int, message_id: str | int) -> None:
         """Record the message that shows the game's board, so a change that happens outside an interaction (an AI
@@ -346,15 +328,15 @@ class GameService:
             await self._store.set_board_message(game_id, where)
         except CommitConflict:
             raise UnknownGameError(_("there is no game {game}", game=repr(str(game_id)[:40]))) from None
-        cached = self._cache.get(game_id)
+        cached = self._pipe.cache.get(game_id)
         if cached is not None:
-            self._cache[game_id] = cached.evolve(board_message=where)
+            self._pipe.cache[game_id] = cached.evolve(board_message=where)
 
     # -- queries --------------------------------------------------------------------------------------------------
 
     async def state(self, game_id: str, guild_id: str | int | None = None) -> GameView:
         """The game as it is stored now (position, legal moves, clock, whose turn)."""
-        return GameView.of(await self._load(game_id, guild_id), self._clock())
+        return GameView.of(await self._pipe.load(game_id, guild_id), self._clock())
 
     async def user_games(self, user_id: str | int) -> list[GameView]:
         """A user's active games."""
@@ -380,7 +362,7 @@ class GameService:
 
     async def pdn(self, game_id: str, guild_id: str | int | None = None) -> str:
         """The game as PDN (with result ``*`` while it is being played)."""
-        game = await self._load(game_id, guild_id)
+        game = await self._pipe.load(game_id, guild_id)
         return game.pdn if game.pdn is not None else game_pdn(game)
 
     async def leaderboard(
@@ -400,7 +382,7 @@ class GameService:
         """The review of a finished game (``/checkers analyse``): stored with the game once computed by the AI pool at
         low priority (see :mod:`ai.review` for what it holds). Refused while the game is being played, and while the
         requester has another review running."""
-        game = await self._load(game_id, guild_id)
+        game = await self._pipe.load(game_id, guild_id)
         return Analysis(game, await self._reviews.analyse(game, requester))
 
     async def stored_review(self, game_id: str) -> GameReview | None:
@@ -430,109 +412,24 @@ class GameService:
         now = self._clock()
         results: list[Result] = []
         waiting = await self._store.ai_turns(now - self._settings.ai_retry_after, limit)
-        for game in self._ai.resume(await self._store.load_games(waiting)):
+        for game in self._pipe.ai.resume(await self._store.load_games(waiting)):
             log.info("sweeper restarted the AI turn of game %s (version %d)", game.id, game.version)
         for game_id in await self._store.due_games(now, limit):
             try:
-                result = await self._transact(game_id, None, _transitions.timeout)
+                result = await self._pipe.transact(game_id, None, _transitions.timeout)
             except (Skip, ServiceError) as exc:
                 log.debug("sweeper skipped game %s: %s", game_id, exc)
                 continue
             results.append(result)
             await self._sink.publish(result.game, result.events)
         for result in await self._challenges.expire_due(now, limit):
-            results.append(self._observed(result))
+            results.append(self._pipe.observed(result))
             await self._sink.publish(None, result.events)
         if self._settings.game_retention_days is not None:
             cutoff = now - self._settings.game_retention_days * DAY
             if deleted := await self._privacy.delete_finished(cutoff, limit):
                 log.info("deleted %d finished games older than GAME_RETENTION_DAYS", deleted)
         return results
-
-    # -- the pipeline ---------------------------------------------------------------------------------------------
-
-    async def _open(
-        self, step: Step, challenge: tuple[models.Challenge, models.Challenge] | None = None, room: Room | None = None
-    ) -> Result:
-        """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI; with
-        ``room``, in the room it opens."""
-        game = step.after
-        room_id = await room() if room is not None else None
-        if room_id is not None:
-            game = game.evolve(channel_id=str(room_id))
-        try:
-            await self._store.create_game(
-                game, one_per_channel=self._settings.one_game_per_channel, challenge=challenge, quotas=self._quotas
-            )
-        except CommitConflict as exc:
-            raise limit_reached(exc.tag, self._settings) or creation_refused(exc.tag) from None
-        self._cache[game.id] = game
-        self._ai.schedule(game)
-        closed = challenge[1] if challenge is not None else None
-        return self._observed(Result(tuple(step.events), GameView.of(game, game.created_at), closed))
-
-    async def _transact(
-        self, game_id: str, guild_id: str | int | None, plan: Plan, *, expected_version: int | None = None
-    ) -> Result:
-        """Lock, load (the cached state first), plan, save (one guarded write), then schedule the AI; returns the
-        events. A cached state that proves stale is read again once."""
-        async with self._locks.hold(game_id):
-            for attempt in range(2):
-                cached = attempt == 0 and game_id in self._cache
-                game = self._cache[game_id] if cached else await self._load(game_id, None)
-                _transitions.check_guild(game, guild_id)
-                if expected_version is not None and game.version != expected_version:
-                    if cached:
-                        self._cache.pop(game_id, None)
-                        continue
-                    raise PositionChangedError()
-                _transitions.active(game)
-                now = self._clock()
-                step = plan(game, now)
-                try:
-                    after, extra = await self._save(game, step.after)
-                except CommitConflict as exc:
-                    self._cache.pop(game_id, None)
-                    if cached and exc.tag == "version":
-                        continue  # another process moved this game since we cached it: look again
-                    raise PositionChangedError() from None
-                break
-            else:  # pragma: no cover - the second attempt always reads fresh and raises or breaks
-                raise PositionChangedError()
-            if after.is_active:
-                self._cache[game_id] = after
-            else:
-                self._cache.pop(game_id, None)
-                self._ai.forget(game_id)
-        self._ai.schedule(after)
-        return self._observed(Result(tuple(step.events + extra), GameView.of(after, now)))
-
-    async def _save(self, before: GameState, after: GameState) -> tuple[GameState, list[models.Event]]:
-        """Store a transition; a game's end also settles result, history and ratings in the same write."""
-        if after.is_active:
-            await self._store.save_game(before, after)
-            return after, []
-        return await self._standings.finish(before, after)
-
-    async def _apply_ai_move(self, game: GameState, move: str) -> Result:
-        plan = partial(_transitions.ai_move, text=move)
-        return await self._transact(game.id, None, plan, expected_version=game.version)
-
-    def _observed(self, result: Result) -> Result:
-        """Hand a committed step's events to the observers; an observer's failure is logged, the step stands."""
-        for observe in self._observers:
-            try:
-                observe(result.events)
-            except Exception:
-                log.exception("an event observer failed on %d events", len(result.events))
-        return result
-
-    async def _load(self, game_id: str, guild_id: str | int | None) -> GameState:
-        game = await self._store.load_game(game_id) if isinstance(game_id, str) and game_id else None
-        if game is None:
-            raise UnknownGameError(_("there is no game {game}", game=repr(str(game_id)[:40])))
-        _transitions.check_guild(game, guild_id)
-        return game
 
     async def _remember(self, *users: User | None) -> None:
         await self._store.set_names({user.id: user.name for user in users if user is not None})

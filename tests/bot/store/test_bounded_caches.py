@@ -10,7 +10,7 @@ from ai.api import GameInput, Limits, SearchResult
 from bot.bounded import BoundedDict
 from bot.service import EventKind, GameService
 from bot.service import _ai_turns as ai_turns
-from bot.service import _service as service_module
+from bot.service import _pipeline as pipeline_module
 from tests.bot.service.conftest import Clock, EventLog, ServiceFactory, ai_idle
 from tests.bot.service.test_games import ANN, GUILD
 
@@ -30,7 +30,7 @@ def test_bounded_dict_forgets_the_least_recently_used() -> None:
 async def test_the_service_caches_a_bounded_number_of_games(
     make_service: ServiceFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service_module, "CACHED_GAMES", 2)
+    monkeypatch.setattr(pipeline_module, "CACHED_GAMES", 2)
     service = make_service()
     games = []
     for channel in ("c1", "c2", "c3"):

@@ -5,6 +5,7 @@ Pure, synchronous, standard library only. The main entry point is :class:`Board`
 
 from core.board import Board, Piece
 from core.errors import (
+    MESSAGES,
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidFenError,
@@ -23,6 +24,7 @@ from core.variants import AMERICAN, CAPTURE_ALL, MINI, VARIANTS, BlockedRule, Va
 __all__ = [
     "AMERICAN",
     "CAPTURE_ALL",
+    "MESSAGES",
     "MINI",
     "PASS",
     "VARIANTS",

@@ -118,7 +118,9 @@ class Board:
     def _square_mask(self, square: int) -> int:
         g = self.variant.geometry
         if not isinstance(square, int) or not 1 <= square <= g.squares:
-            raise InvalidSquareError(f"square {square} is not on the board: squares are 1 to {g.squares}")
+            raise InvalidSquareError(
+                "square {square} is not on the board: squares are 1 to {count}", square=square, count=g.squares
+            )
         return g.bit_of_square[square]
 
     def copy(self, *, stack: bool = True) -> Board:
@@ -262,8 +264,8 @@ class Board:
             write = self.algebraic  # answer in the notation the player used
         else:
             raise InvalidMoveTextError(
-                f"{_shorten(text)!r} is not a move: write it as start-end (11-15 or f6-e5) or captures as 15x24 "
-                "or 1x10x19"
+                "{text} is not a move: write it as start-end (11-15 or f6-e5) or captures as 15x24 or 1x10x19",
+                text=repr(_shorten(text)),
             )
         is_capture_text = "x" in clean.lower() or ":" in clean
         candidates = [m for m in legal if m.path and _fits(m, squares)]
@@ -273,16 +275,19 @@ class Board:
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
-            raise IllegalMoveError(self._illegal_message(clean, legal, write))
+            raise self._illegal(clean, legal, write)
         names = tuple(write(m) for m in candidates)
         raise AmbiguousMoveError(
-            f"{clean} fits more than one capture: write the whole path, one of {', '.join(names)}", names
+            "{move} fits more than one capture: write the whole path, one of {moves}",
+            names,
+            move=clean,
+            moves=", ".join(names),
         )
 
     def _named_square(self, name: str) -> int:
         square = self.variant.geometry.square_named(name)
         if square is None:
-            raise InvalidSquareError(f"{name} is not a dark square of the board")
+            raise InvalidSquareError("{square} is not a dark square of the board", square=name)
         return square
 
     def algebraic(self, move: Move) -> str:
@@ -291,13 +296,13 @@ class Board:
         return move.algebraic(self.variant.geometry.square_name)
 
     @staticmethod
-    def _illegal_message(text: str, legal: list[Move], write: Callable[[Move], str]) -> str:
+    def _illegal(text: str, legal: list[Move], write: Callable[[Move], str]) -> IllegalMoveError:
         if not legal:
-            return f"{text} is illegal: the game is over"
+            return IllegalMoveError("{move} is illegal: the game is over", move=text)
         shown = ", ".join(write(m) for m in legal[:12]) + (" …" if len(legal) > 12 else "")
         if legal[0].captures:
-            return f"{text} is illegal: a capture is compulsory ({shown})"
-        return f"{text} is illegal here; legal moves: {shown}"
+            return IllegalMoveError("{move} is illegal: a capture is compulsory ({moves})", move=text, moves=shown)
+        return IllegalMoveError("{move} is illegal here; legal moves: {moves}", move=text, moves=shown)
 
     def push_text(self, text: str) -> Move:
         """Parse and play a move; returns it."""
@@ -405,8 +410,8 @@ def _parse_fen(fen: str, variant: Variant) -> tuple[int, int, int, Color]:
     parts = [p.strip() for p in text.split(":")]
     if len(parts) != 3 or parts[0].upper() not in ("B", "W"):
         raise InvalidFenError(
-            f"{_shorten(fen)!r} is not a FEN: it looks like B:W21,22,K5:B1,2 "
-            "(side to move, then each side's squares, K for a king)"
+            "{fen} is not a FEN: it looks like B:W21,22,K5:B1,2 (side to move, then each side's squares, K for a king)",
+            fen=repr(_shorten(fen)),
         )
     turn = Color.BLACK if parts[0].upper() == "B" else Color.WHITE
     boards = {"B": 0, "W": 0}
@@ -414,41 +419,52 @@ def _parse_fen(fen: str, variant: Variant) -> tuple[int, int, int, Color]:
     seen_sides = set()
     for part in parts[1:]:
         if not part or part[0].upper() not in ("B", "W"):
-            raise InvalidFenError(f"{_shorten(fen)!r}: each side's list starts with W or B")
+            raise InvalidFenError("{fen}: each side's list starts with W or B", fen=repr(_shorten(fen)))
         side = part[0].upper()
         if side in seen_sides:
-            raise InvalidFenError(f"{_shorten(fen)!r}: the list for {side} appears twice")
+            raise InvalidFenError("{fen}: the list for {side} appears twice", fen=repr(_shorten(fen)), side=side)
         seen_sides.add(side)
         body = part[1:].strip()
         for item in filter(None, (i.strip() for i in body.split(","))):
             match = _FEN_ITEM.match(item.upper())
             if match is None:
-                raise InvalidFenError(f"{item!r} in the FEN is not a square such as 12 or K12")
+                raise InvalidFenError("{item} in the FEN is not a square such as 12 or K12", item=repr(item))
             first = int(match.group(2))
             last = int(match.group(3)) if match.group(3) else first
             if last < first or last - first > g.squares:
-                raise InvalidFenError(f"{item!r} in the FEN is not a valid range of squares")
+                raise InvalidFenError("{item} in the FEN is not a valid range of squares", item=repr(item))
             for n in range(first, last + 1):
                 if not 1 <= n <= g.squares:
-                    raise InvalidFenError(f"square {n} in the FEN is not on the board (1 to {g.squares})")
+                    raise InvalidFenError(
+                        "square {square} in the FEN is not on the board (1 to {count})", square=n, count=g.squares
+                    )
                 mask = g.bit_of_square[n]
                 if (boards["B"] | boards["W"]) & mask:
-                    raise InvalidFenError(f"square {n} appears twice in the FEN")
+                    raise InvalidFenError("square {square} appears twice in the FEN", square=n)
                 boards[side] |= mask
                 if match.group(1):
                     if not variant.kings:
-                        raise InvalidFenError(f"{variant.name} has no kings, but the FEN has a king on {n}")
+                        raise InvalidFenError(
+                            "{variant} has no kings, but the FEN has a king on {square}", variant=variant.name, square=n
+                        )
                     kings |= mask
     black, white = boards["B"], boards["W"]
     limit = g.start_rows * g.per_row
-    for name, board in (("Black", black), ("White", white)):
+    too_many = (
+        (black, "Black has {count} pieces in the FEN; a side has at most {limit}"),
+        (white, "White has {count} pieces in the FEN; a side has at most {limit}"),
+    )
+    for board, message in too_many:
         if board.bit_count() > limit:
-            raise InvalidFenError(f"{name} has {board.bit_count()} pieces in the FEN; a side has at most {limit}")
+            raise InvalidFenError(message, count=board.bit_count(), limit=limit)
     if variant.kings:
         crowned_black = black & ~kings & g.white_home
         crowned_white = white & ~kings & g.black_home
-        for color, board in (("black", crowned_black), ("white", crowned_white)):
+        crowned = (
+            (crowned_black, "a black man on {square} would have been crowned: write K{square}"),
+            (crowned_white, "a white man on {square} would have been crowned: write K{square}"),
+        )
+        for board, message in crowned:
             if board:
-                n = g.squares_of(board)[0]
-                raise InvalidFenError(f"a {color} man on {n} would have been crowned: write K{n}")
+                raise InvalidFenError(message, square=g.squares_of(board)[0])
     return black, white, kings, turn

@@ -44,7 +44,7 @@ def game_to_pdn(board: Board, headers: Mapping[str, str] | None = None, result: 
     outcome = board.outcome()
     tags["Result"] = result or tags.get("Result") or (outcome.result() if outcome else "*")
     if tags["Result"] not in RESULTS:
-        raise InvalidPdnError(f"{tags['Result']!r} is not a PDN result: use 1-0, 0-1, 1/2-1/2 or *")
+        raise InvalidPdnError("{result} is not a PDN result: use 1-0, 0-1, 1/2-1/2 or *", result=repr(tags["Result"]))
     variant = board.variant
     tags["GameType"] = (
         "21" if variant.geometry.size == 8 else f"21,B,{variant.geometry.size},{variant.geometry.size},N2,0"
@@ -118,7 +118,9 @@ def read_pdn(text: str) -> list[PdnGame]:
                 in_body = False
             headers[tag.group(1)] = re.sub(r"\\(.)", r"\1", tag.group(2))
         elif line.strip().startswith("["):
-            raise InvalidPdnError(f"game {len(games) + 1}: the tag {line.strip()[:40]!r} is malformed")
+            raise InvalidPdnError(
+                "game {number}: the tag {tag} is malformed", number=len(games) + 1, tag=repr(line.strip()[:40])
+            )
         else:
             if line.strip():
                 in_body = True
@@ -135,7 +137,9 @@ def _variant_of(headers: Mapping[str, str], number: int) -> Variant:
             return get_variant(headers["Variant"])
         game_type = headers.get("GameType", "21").split(",")[0].strip()
         if game_type != "21":
-            raise InvalidPdnError(f"game {number}: GameType {game_type} is not English draughts (21)")
+            raise InvalidPdnError(
+                "game {number}: GameType {game_type} is not English draughts (21)", number=number, game_type=game_type
+            )
         size = headers.get("GameType", "21").split(",")
         if len(size) >= 3 and size[2].strip() == "6":
             return get_variant("mini")
@@ -143,7 +147,7 @@ def _variant_of(headers: Mapping[str, str], number: int) -> Variant:
     except RulesError as exc:
         if isinstance(exc, InvalidPdnError):
             raise
-        raise InvalidPdnError(f"game {number}: {exc}") from None
+        raise InvalidPdnError("game {number}: {error}", number=number, error=exc) from None
 
 
 def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PdnGame:
@@ -151,7 +155,7 @@ def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PdnGame:
     try:
         board = Board(headers.get("FEN") if headers.get("FEN") else None, variant)
     except RulesError as exc:
-        raise InvalidPdnError(f"game {number}: bad FEN tag: {exc}") from None
+        raise InvalidPdnError("game {number}: bad FEN tag: {error}", number=number, error=exc) from None
     result = headers.get("Result", "*")
     clean = _COMMENT.sub(" ", movetext)
     for token in clean.split():
@@ -166,5 +170,7 @@ def _parse_game(headers: dict[str, str], movetext: str, number: int) -> PdnGame:
         try:
             board.push_text(token)
         except RulesError as exc:
-            raise InvalidPdnError(f"game {number}, move {token!r}: {exc}") from None
+            raise InvalidPdnError(
+                "game {number}, move {move}: {error}", number=number, move=repr(token), error=exc
+            ) from None
     return PdnGame(headers=headers, board=board, result=result)

@@ -88,4 +88,6 @@ def get_variant(name: str | Variant) -> Variant:
         return VARIANTS[key]
     except KeyError:
         known = ", ".join(VARIANTS)
-        raise UnknownVariantError(f"unknown variant {name!r}: choose one of {known}") from None
+        raise UnknownVariantError(
+            "unknown variant {name}: choose one of {known}", name=repr(name), known=known
+        ) from None

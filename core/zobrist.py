@@ -24,6 +24,7 @@ def hash_position(black: int, white: int, kings: int, white_to_move: bool) -> in
             h ^= kings_table[low] if low & kings else men[low]
     return h
 
+
 ZobristTables = tuple[dict[int, int], dict[int, int], dict[int, int], dict[int, int]]
 MOVER_TABLES: dict[bool, ZobristTables] = {
     True: (BLACK_MAN, BLACK_KING, WHITE_MAN, WHITE_KING),

@@ -59,11 +59,12 @@ def _from_code() -> Iterator[tuple[str | tuple[str, ...], str | None, str]]:
         yield message, context, f"bot/{filename}:{lineno}"
 
 
-def _from_data() -> Iterator[tuple[str, str, str]]:
-    """The slash commands' names (Discord shows them localised), the variants' titles and the AI levels' summaries."""
+def _from_data() -> Iterator[tuple[str, str | None, str]]:
+    """The slash commands' names (Discord shows them localised), the variants' titles, the AI levels' summaries and
+    the rules' messages (their templates are their ids: :data:`core.MESSAGES`)."""
     from ai.api import levels
     from bot.games import GamesCog
-    from core import VARIANTS
+    from core import MESSAGES, VARIANTS
 
     yield str(GamesCog.__cog_group_name__), "command name", "bot/games/_cog.py"
     for command in GamesCog.__cog_app_commands__:
@@ -73,6 +74,8 @@ def _from_data() -> Iterator[tuple[str, str, str]]:
         yield variant.title, "variant", "core/variants.py"
     for level in levels().values():
         yield level.summary, "level", "ai/api.py"
+    for message in MESSAGES:
+        yield message, None, "core/errors.py"
 
 
 def template() -> Catalog:

@@ -11,12 +11,12 @@ import discord
 from discord import app_commands
 
 from bot.games import _messages as say
-from bot.games._locale import rules_message, user_language
+from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._render import busy_refusal
 from bot.games._respond import kind_of, metrics_of, send
 from bot.i18n import Language, Text, _
-from bot.service import ChannelBusyError, GameService, RateLimitedError, ServiceError
+from bot.service import ChannelBusyError, GameService, RateLimitedError, ServiceError, rules_text
 from core import RulesError
 
 log = logging.getLogger(__name__)
@@ -57,9 +57,9 @@ class Reporter:
         elif isinstance(original, ChannelBusyError):
             text, limit = await self._busy_text(interaction, lang) or original.message, 1000
         elif isinstance(original, ServiceError | Refusal):
-            text = rules_message(original.message)  # the service passes on some of the rules' messages
-        elif isinstance(original, RulesError):  # a move the rules refuse
-            text = rules_message(str(original))
+            text = original.message  # a message of the catalogue, with its parameters
+        elif isinstance(original, RulesError):  # a move the rules refuse: its template is the message's id
+            text = rules_text(original)
         elif isinstance(original, app_commands.NoPrivateMessage):
             text = say.GUILD_ONLY
         elif isinstance(original, app_commands.TransformerError):

@@ -22,6 +22,7 @@ from bot.service._errors import (
     StoreUnavailableError,
     UnknownChallengeError,
     UnknownGameError,
+    rules_text,
 )
 from bot.service._models import (
     Challenge,
@@ -138,5 +139,6 @@ __all__ = [
     "duration",
     "end_text",
     "is_id",
+    "rules_text",
     "side_name",
 ]

@@ -12,8 +12,8 @@ shows ``str(error)`` of both kinds.
 
 from __future__ import annotations
 
-from bot.i18n import _
-from core import AmbiguousMoveError, IllegalMoveError
+from bot.i18n import Text, _
+from core import AmbiguousMoveError, IllegalMoveError, RulesError
 
 __all__ = [
     "AlreadyPlayingError",
@@ -38,6 +38,7 @@ __all__ = [
     "UnknownChallengeError",
     "UnknownGameError",
     "creation_refused",
+    "rules_text",
 ]
 
 
@@ -156,3 +157,13 @@ def creation_refused(tag: str) -> ServiceError:
     if tag == "closed":
         return RoomClosedError()
     return PositionChangedError(_("the challenge changed meanwhile: look again"))
+
+
+def rules_text(error: RulesError) -> Text:
+    """A rules error as a message of the catalogue: its template is the message id (every template of
+    :data:`core.MESSAGES` is in the catalogue) and its parameters fill it, a parameter that is itself a rules error said
+    first. An error the bot raised with a message of its own (already a :class:`Text`) is that message."""
+    if isinstance(error.template, Text) and not error.params:
+        return error.template
+    params = {k: rules_text(v) if isinstance(v, RulesError) else v for k, v in error.params.items()}
+    return Text(error.template, params)

@@ -8,7 +8,7 @@ import random
 
 from ai.api import UnknownLevelError, get_level
 from bot.i18n import _, _n
-from bot.service._errors import InvalidRequestError
+from bot.service._errors import InvalidRequestError, rules_text
 from bot.service._models import GameKind, PlayerRef, new_id
 from bot.service._transitions import Step, new_game
 from bot.settings import Settings
@@ -60,7 +60,7 @@ def variant_name(name: str) -> str:
     try:
         return get_variant(name).name
     except RulesError as exc:
-        raise InvalidRequestError(str(exc)) from None
+        raise InvalidRequestError(rules_text(exc)) from None
 
 
 def level_name(name: str) -> str:
@@ -75,7 +75,7 @@ def position(variant: str, fen: str | None) -> Board:
     try:
         board = Board(fen, variant) if fen else Board(None, variant)
     except RulesError as exc:
-        raise InvalidRequestError(str(exc)) from None
+        raise InvalidRequestError(rules_text(exc)) from None
     if board.outcome() is not None:
         raise InvalidRequestError(_("that position is already over: set up one where both sides can play"))
     return board

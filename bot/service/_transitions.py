@@ -324,4 +324,4 @@ def resolve(board: Board, move: str | int) -> Move:
     except IllegalMoveError:
         raise
     except RulesError as exc:  # not a move, or a square off the board
-        raise IllegalMoveError(str(exc)) from None
+        raise IllegalMoveError(exc.template, **exc.params) from None

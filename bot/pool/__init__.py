@@ -6,7 +6,8 @@ from bot.pool._backend import AiBackend
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError, PoolError
 from bot.pool._metered import MeteredChooser
 from bot.pool._pool import AiPool, PoolCounters, move_time
-from bot.pool._queue import QueueBackend, QueueCounters, WorkerBeat
+from bot.pool._queue import QueueBackend, QueueCounters
+from bot.pool._queue_wire import WorkerBeat
 from bot.pool._queue_worker import WorkerOptions, run_workers
 from bot.pool._threads import ThreadChooser
 from bot.pool._worker import MoveFunction

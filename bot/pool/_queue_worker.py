@@ -38,7 +38,7 @@ from ai.api import choose_move
 from ai.review import TIME_BACKSTOP, assemble, evaluate_position
 from bot.pool._errors import AiTimeoutError
 from bot.pool._pool import move_time
-from bot.pool._queue import (
+from bot.pool._queue_wire import (
     DONE_CHANNEL,
     HEARTBEAT_INTERVAL,
     HEARTBEAT_TTL,

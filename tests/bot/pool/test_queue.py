@@ -23,6 +23,7 @@ import redis.asyncio as aioredis
 
 from ai.api import GameInput, Limits
 from bot.pool import AiTimeoutError, QueueBackend, QueueCounters, WorkerBeat
+from bot.pool._queue_wire import WORKER_KEY_PREFIX
 from bot.redis_process import EmbeddedRedis
 from bot.service import EventKind, GameService, User
 from bot.store import RedisGameStore
@@ -357,3 +358,27 @@ async def test_a_live_move_taken_during_a_review_waits_for_one_position_at_most(
     assert len(reviewed.positions) == len(game.moves) + 1 and reviewed.nodes == 200_000
     assert while_busy[-1].reviewed < len(game.moves) + 1, "the review went on after the move"
     assert backend.review_counters == QueueCounters(enqueued=1, completed=1)
+
+
+async def test_an_unreadable_heartbeat_is_ignored_and_breaks_nothing(
+    make_backend: MakeBackend, queue_redis: EmbeddedRedis
+) -> None:
+    """A ``kingme:ai:worker:*`` key that holds no beat (text that is not JSON, a list, a beat with a field of the
+    wrong type) was read by the gauges' task, which died for good: /healthz said unhealthy for ever and a bot started
+    meanwhile died of a JSONDecodeError. Now such keys are left out (logged), at start and in every refresh, and the
+    good beats are still counted."""
+    url = f"redis://127.0.0.1:{queue_redis.port}/2"
+    raw = aioredis.Redis.from_url(url)
+    try:
+        good = WorkerBeat("host-a", 123, busy=False)
+        await raw.set(good.key, good.dumps(), ex=60)
+        for name, junk in (("text", "not json {"), ("list", "[1, 2]"), ("types", '{"host": 1, "pid": "x"}')):
+            await raw.set(f"{WORKER_KEY_PREFIX}junk-{name}:1", junk, ex=60)
+        backend = await make_backend(url, refresh_interval=0.05)  # starting reads them once
+        assert backend.workers == (good,) and backend.healthy
+        second = WorkerBeat("host-b", 456, busy=False)
+        await raw.set(second.key, second.dumps(), ex=60)
+        await eventually(lambda: len(backend.workers) == 2, what="the refresh still running, counting the new beat")
+        assert set(backend.workers) == {good, second} and backend.healthy
+    finally:
+        await raw.aclose()

@@ -67,6 +67,8 @@ class Pipeline:
         """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI; with
         ``room``, in the room it opens."""
         game = step.after
+        if room is not None and (tag := await self._store.bound_reached(game, self._quotas)) is not None:
+            raise limit_reached(tag, self._settings) or creation_refused(tag)  # before a room is opened in vain
         room_id = await room() if room is not None else None
         if room_id is not None:
             game = game.evolve(channel_id=str(room_id))

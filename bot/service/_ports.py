@@ -112,6 +112,11 @@ class GameRecords(Protocol):
         :class:`CommitConflict` when the game would pass a bound of ``quotas``."""
         ...
 
+    async def bound_reached(self, game: GameState, quotas: Quotas) -> str | None:
+        """The refusal tag of a bound of ``quotas`` that ``game`` would pass if created now, or None: a read to refuse
+        early (before a room is opened for it); :meth:`create_game` checks the same bounds atomically."""
+        ...
+
     async def close_room(self, guild_id: str, channel_id: str) -> bool:
         """Close a channel to new games unless a game is filed in it, atomically with :meth:`create_game` (which is
         refused in a closed channel with the tag ``"closed"``); True if it was closed."""

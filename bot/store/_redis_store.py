@@ -111,6 +111,12 @@ class RedisGameStore(RedisRecords):
         commit.op("ZADD", self._k("deadlines"), _num(game.deadline), game.id)
         await self._run(commit)
 
+    async def bound_reached(self, game: GameState, quotas: Quotas) -> str | None:
+        for tag, key, bound in self._counted(game, quotas):
+            if bound is not None and int(await _reply(self._r.scard(key))) >= bound:
+                return tag
+        return None
+
     async def close_room(self, guild_id: str, channel_id: str) -> bool:
         commit = _Commit()
         commit.check("channel", "scard", self._channel_key(guild_id, channel_id), "", "0")

@@ -21,14 +21,14 @@ def settings() -> Settings:
 
 
 async def test_a_game_started_in_a_thread_as_the_bot_closes_it_is_refused(harness: Harness) -> None:
-    """Alice, at her limit of AI games, runs ``/checkers play``: the bot opens a thread, the game is refused, and the
-    bot closes the thread. Bob starts a game in that thread just as it is being closed (the moment the archive
-    reaches Discord): before, his game was filed in the closed thread; now it is refused, and nothing is left
-    playing in a closed thread."""
+    """Alice, allowed one AI game, runs ``/checkers play`` twice at once: both pass the early check of her limit, the
+    bot opens two threads, one game is stored and the other refused by the atomic check, and the bot closes that
+    one's thread. Bob starts a game in that thread just as it is being closed (the moment the archive reaches
+    Discord): before, his game was filed in the closed thread; now it is refused, and nothing is left playing in a
+    closed thread."""
     emulator, service = harness.emulator, harness.service
     assert service is not None
     alice, bob = harness.user("alice"), harness.user("bob")
-    await play_ai(harness, alice)  # her one AI game
     late: list[asyncio.Task[object]] = []
 
     def on_close(event: EmulatorEvent) -> None:
@@ -39,7 +39,8 @@ async def test_a_game_started_in_a_thread_as_the_bot_closes_it_is_refused(harnes
 
     unsubscribe = emulator.subscribe(on_close)
     try:
-        await harness.command(alice, "play", {"level": "easy"})  # refused: her limit
+        twice = [harness.command(alice, "play", {"level": "easy"}) for _ in range(2)]
+        await asyncio.gather(*twice)  # one game, one refusal: her limit
         await eventually(lambda: bool(late) and late[0].done(), what="bob's game in the closing thread")
     finally:
         unsubscribe()
@@ -47,3 +48,15 @@ async def test_a_game_started_in_a_thread_as_the_bot_closes_it_is_refused(harnes
     for thread in emulator.threads():
         if thread.archived or thread.locked:
             assert await service.channel_games(thread.guild_id, thread.id) == [], f"a game in closed {thread.name!r}"
+
+
+async def test_a_player_at_the_ai_game_limit_opens_no_threads(harness: Harness) -> None:
+    """The limit is checked before the game's thread is opened: ``/checkers play`` over the limit, again and again,
+    leaves no archived, locked, empty threads behind (before: one per try)."""
+    emulator, alice = harness.emulator, harness.user("alice")
+    await play_ai(harness, alice)  # her one AI game, in its thread
+    threads = len(emulator.threads())
+    for _ in range(5):
+        refusal = (await harness.command(alice, "play", {"level": "easy"})).message
+        assert refusal.ephemeral and "against the AI" in refusal.content, refusal.content
+    assert len(emulator.threads()) == threads, "no thread opened for a game that was refused"

@@ -256,7 +256,20 @@ class QueueBackend:
             self._consecutive_failures += 1
             raise
         self._consecutive_failures = 0
-        return read_result(data)
+        return await self._checked(job_id(payload), game, data)
+
+    async def _checked(self, name: str, game: GameInput, data: Any) -> SearchResult:
+        """The result of job ``name`` when it is a legal move of ``game``; else it is deleted from Redis (so nobody
+        reads it again: asking again queues a fresh search) and :class:`AiUnavailableError` says why."""
+        try:
+            result = read_result(data)
+            game.board().parse_move(result.move)
+        except Exception as exc:  # malformed data, or not a legal move here (a RulesError)
+            with contextlib.suppress(RedisError, OSError):
+                if self._redis is not None:
+                    await self._redis.delete(result_key_prefix + name)
+            raise AiUnavailableError(f"job {name} answered no legal move ({exc}): its result is deleted") from None
+        return result
 
     async def review(self, game: GameInput, nodes: int = REVIEW_NODES) -> GameReview:
         """Queue the review of a finished game (or join the same review already queued) for a worker with no move to

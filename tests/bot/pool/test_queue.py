@@ -20,10 +20,12 @@ from typing import Any
 import psutil
 import pytest
 import redis.asyncio as aioredis
+from arq.constants import result_key_prefix
+from arq.jobs import serialize_result
 
 from ai.api import GameInput, Limits
-from bot.pool import AiTimeoutError, QueueBackend, QueueCounters, WorkerBeat
-from bot.pool._queue_wire import WORKER_KEY_PREFIX
+from bot.pool import AiTimeoutError, AiUnavailableError, QueueBackend, QueueCounters, WorkerBeat
+from bot.pool._queue_wire import QUEUE_NAME, SEARCH_FUNCTION, WORKER_KEY_PREFIX, dump_job, job_id, job_payload
 from bot.redis_process import EmbeddedRedis
 from bot.service import EventKind, GameService, User
 from bot.store import RedisGameStore
@@ -380,5 +382,43 @@ async def test_an_unreadable_heartbeat_is_ignored_and_breaks_nothing(
         await raw.set(second.key, second.dumps(), ex=60)
         await eventually(lambda: len(backend.workers) == 2, what="the refresh still running, counting the new beat")
         assert set(backend.workers) == {good, second} and backend.healthy
+    finally:
+        await raw.aclose()
+
+
+async def test_a_result_that_is_no_legal_move_is_deleted_and_never_read_again(
+    make_backend: MakeBackend, queue_redis: EmbeddedRedis
+) -> None:
+    """A result in Redis that is not a legal move of its game (forged, or from a faulty worker) was refused by the
+    service but stayed in the result cache, read again at every retry. Now the backend deletes it and says so; the
+    next request queues a fresh search."""
+    url = f"redis://127.0.0.1:{queue_redis.port}/3"  # no worker serves this database
+    backend = await make_backend(url, queue_wait=0.5, move_timeout_slack=0.0)
+    game, limits = GameInput.from_board(midgame()), Limits(time=0.1)
+    payload = job_payload("hard", game, limits, 7)
+    name = job_id(payload)
+    forged = serialize_result(
+        SEARCH_FUNCTION,
+        (payload,),
+        {},
+        1,
+        0,
+        True,
+        {"move": "1-2", "score": 0.0, "pv": ["1-2"]},
+        0,
+        0,
+        "forged",
+        QUEUE_NAME,
+        name,
+        serializer=dump_job,
+    )
+    assert forged is not None
+    raw = aioredis.Redis.from_url(url)
+    try:
+        await raw.set(result_key_prefix + name, forged, ex=60)
+        with pytest.raises(AiUnavailableError) as refused:
+            await backend.choose("hard", game, limits, 7)
+        assert "no legal move" in refused.value.detail
+        assert not await raw.exists(result_key_prefix + name), "the refused result is gone"
     finally:
         await raw.aclose()

@@ -1,7 +1,7 @@
 """The positional features of ``master``'s evaluation, on raw bitboards, and the evaluation built from tuned weights.
 
 Each feature is the side to move's count minus the opponent's, so a position and its colour-flipped twin score as
-negatives of each other. The weights are fitted on self-play data by :mod:`ai.tuning` and shipped in
+negatives of each other. The weights are fitted on self-play data by ``benchmarks/tuning.py`` and shipped in
 ``ai/data/eval_weights.json``, the pure-Python search's; the compiled kernel's (``master``'s) are those with the changes
 that won matches on the kernel, in ``ai/data/kernel_weights.json``. The runtime only reads those files.
 """
@@ -158,7 +158,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
 
 
 WEIGHTS_FILE = "eval_weights.json"
-"""The weights fitted on self-play by :mod:`ai.tuning`: the pure-Python search's (``python-master``, ``steady``)."""
+"""The weights fitted on self-play by ``benchmarks/tuning.py``: ``steady``'s (and the benchmark ``python-master``'s)."""
 KERNEL_WEIGHTS_FILE = "kernel_weights.json"
 """``master``'s weights, the compiled kernel's (:mod:`ai.kernel.tables`): the fitted ones with the changes that won
 matches on the kernel (the file says which and what they scored)."""

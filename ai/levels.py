@@ -27,7 +27,6 @@ from ai.learners.sarsa import SarsaPlayer
 from ai.mini_solver import SolvedOnMini
 from ai.player import Limits, Player
 from ai.random_player import RandomPlayer
-from ai.search import MasterPlayer
 from core import RulesError
 
 
@@ -176,14 +175,5 @@ BUILT_IN = (
 )
 """The levels King Me ships, in the order players see them."""
 
-PYTHON_MASTER = Level(
-    "python-master",
-    "The pure-Python principal-variation search that master played before the compiled kernel, 2 s a move.",
-    MasterPlayer,
-    Limits(time=2.0),
-    hidden=True,
-)
-"""The benchmark that measures the kernel's progress (``kingme arena master python-master``): not a public level."""
-
-for _level in (*BUILT_IN, PYTHON_MASTER):
+for _level in BUILT_IN:
     register(_level)

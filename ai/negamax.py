@@ -1,9 +1,9 @@
-"""Plain negamax alpha-beta on raw bitboards: the search of the fixed-depth levels and of ``hard``.
+"""Plain negamax alpha-beta on raw bitboards: the search of the fixed-depth levels (medium, cautious, greedy).
 
 The players differ only in the parameters of :class:`Negamax`: how a won game is scored (:attr:`Negamax.win`, by its
 distance from the root or not), whether the search goes on past the depth limit while captures are pending (so that an
-exchange is never evaluated half-way) and the ply at which it stops whatever is going on. ``master`` has its own, richer
-search (:mod:`ai.search`).
+exchange is never evaluated half-way) and the ply at which it stops whatever is going on. ``master`` and ``hard`` play
+the compiled kernel's richer search (:mod:`ai.kernel`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Does a re-fitted evaluation win? ``master`` with the weights of a file against ``master`` as shipped.
 
-    python -m ai.tuning generate --engine kernel --games 600 --nodes 20000 --seed 7 --out /tmp/kernel-selfplay.jsonl
-    python -m ai.tuning fit --data /tmp/kernel-selfplay.jsonl --out /tmp/refit-weights.json
+    python -m benchmarks.tuning generate --engine kernel --games 600 --nodes 20000 --seed 7 \\
+        --out /tmp/kernel-selfplay.jsonl
+    python -m benchmarks.tuning fit --data /tmp/kernel-selfplay.jsonl --out /tmp/refit-weights.json
     python -m benchmarks.refit --weights /tmp/refit-weights.json --games 40 --time 0.2 --jobs 2
     python -m benchmarks.refit --weights /tmp/refit-weights.json --against python-master --seed 1
 
@@ -28,13 +29,14 @@ from ai.features import KERNEL_WEIGHTS_FILE, rounded_weights, tuned_weights
 from ai.kernel import KernelPlayer
 from ai.levels import Level, get_level, register
 from ai.mini_solver import SolvedOnMini
+from benchmarks import python_master  # noqa: F401  (registers python-master)
 
 CANDIDATE = "master-refit"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--weights", type=Path, required=True, help="a weights file written by ai.tuning fit")
+    parser.add_argument("--weights", type=Path, required=True, help="a weights file written by benchmarks.tuning fit")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--time", type=float, default=0.2)
     parser.add_argument("--jobs", type=int, default=2)

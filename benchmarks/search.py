@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import ai.kernel
 from ai.api import Limits, get_level
 from ai.kernel import engine as kernel_engine
-from ai.search import Engine
-from ai.tt import TranspositionTable
+from benchmarks.python_master import Engine
+from benchmarks.python_master.tt import TranspositionTable
 from core import Board
 
 KERNEL = "kernel"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ai.api import Limits, levels
 from ai.arena import MatchResult, run_match
+from benchmarks import python_master  # noqa: F401  (registers python-master)
 
 
 def main() -> None:

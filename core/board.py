@@ -312,12 +312,16 @@ class Board:
 
     # -- game end ---------------------------------------------------------------------------------------------------
 
+    def history_hashes(self) -> list[int]:
+        """The hashes of the game's positions since its last irreversible move (capture or man move), the current one
+        last: the window the repetition rule counts in, and what a search needs to see repetitions of the game."""
+        return self._hashes[-self.halfmove_clock - 1 :]
+
     def is_repetition(self, count: int | None = None) -> bool:
         """Whether the position (with the same side to move) has occurred ``count`` times since the last capture or
         man move (default: the variant's repetition count)."""
         need = self.variant.repetitions if count is None else count
-        window = self._hashes[-self.halfmove_clock - 1 :]
-        return window.count(self.hash) >= need
+        return self.history_hashes().count(self.hash) >= need
 
     def outcome(self) -> Outcome | None:
         """How the game has ended by the rules of the board, or None while it goes on."""

@@ -29,7 +29,6 @@ from ai.kernel.search import GENERATION, MAX_DEPTH, NODES, PLIES, ROOT, Array, n
 from ai.kernel.search import search as _search
 from ai.kernel.tt import new_table
 from ai.player import Limits, SearchResult
-from ai.search import history_hashes
 from core import AMERICAN, PASS, Board, Color, Move, Variant
 
 DEFAULT_TIME = 2.0
@@ -111,7 +110,7 @@ def key_after(board: Board, move: Move) -> int:
 
 def _history(board: Board) -> list[int]:
     """The keys of the game's positions since its last irreversible move, the current one last."""
-    return [tables.signed(h) for h in history_hashes(board)]
+    return [tables.signed(h) for h in board.history_hashes()]
 
 
 @dataclass

@@ -30,7 +30,7 @@ class KernelPlayer:
     """Probe the endgame databases (:mod:`ai.egdb`) in the search, in English draughts when one is installed."""
     weights: tuple[int, ...] | None = None
     """The evaluation's weights in :data:`ai.features.FEATURES` order (default: ``master``'s, from
-    ``ai/data/kernel_weights.json``); for tuning them (:mod:`ai.tuning`)."""
+    ``ai/data/kernel_weights.json``); for tuning them (``benchmarks/tuning.py``)."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine

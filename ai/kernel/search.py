@@ -1,4 +1,4 @@
-"""The compiled search: iterative deepening principal-variation search (negamax), ``ai/search.py`` for the kernel.
+"""The compiled search: iterative deepening principal-variation search (negamax) on the kernel's raw bitboards.
 
 - Aspiration windows: from depth :data:`ASPIRATION_FROM` on, an iteration first searches a window of
   :data:`ASPIRATION` around the last score and opens the failing side to the full range if the score falls outside.

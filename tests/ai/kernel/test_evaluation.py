@@ -9,7 +9,7 @@ from importlib import resources
 from ai.features import FEATURES, KERNEL_WEIGHTS_FILE, make_evaluator, rounded_weights, tuned_weights
 from ai.kernel import KernelPlayer, engine
 from ai.player import Limits
-from ai.search import evaluator_for
+from benchmarks.python_master import evaluator_for
 from core import Board, Color
 from tests.ai.kernel.positions import sample
 

@@ -1,11 +1,11 @@
 """Offline tuning of ``master``'s evaluation weights: self-play data, then logistic regression on the game results.
 
-1. ``python -m ai.tuning generate --games 600 --out /tmp/selfplay.jsonl``: fast self-play games of ``master``'s
+1. ``python -m benchmarks.tuning generate --games 600 --out /tmp/selfplay.jsonl``: fast self-play games of ``master``'s
    search (a small node budget a move) from the ACF ballots, with random moves mixed in (the first moves after the
    ballot and a share of the rest), recording the features (:mod:`ai.features`) of every quiet position (no capture
    pending) with the final result from the side to move's point of view (1 won, ½ drawn, 0 lost). With
    ``--engine kernel`` the games are the compiled kernel's, with the endgame databases (so endings are scored right).
-2. ``python -m ai.tuning fit --data /tmp/selfplay.jsonl``: fits ``P(win) = sigmoid(w · features)`` by Newton's
+2. ``python -m benchmarks.tuning fit --data /tmp/selfplay.jsonl``: fits ``P(win) = sigmoid(w · features)`` by Newton's
    method on the cross-entropy with a little L2, then scales the weights so that a man is worth 100 and writes
    ``ai/data/eval_weights.json`` (or ``--out``). The runtime reads the JSON: the pure-Python search plays those
    weights; ``master`` (the kernel) plays ``ai/data/kernel_weights.json``, the fitted weights with the changes that
@@ -29,11 +29,11 @@ from ai.features import FEATURES, feature_function
 from ai.kernel import KernelPlayer
 from ai.player import Limits
 from ai.rawgame import node_of
-from ai.search import Engine
-from ai.tt import TranspositionTable
+from benchmarks.python_master import Engine
+from benchmarks.python_master.tt import TranspositionTable
 from core import AMERICAN, Board, Color
 
-WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_weights.json"
+WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "ai" / "data" / "eval_weights.json"
 _KERNEL = KernelPlayer(table_entries=1 << 16, endgames=True)
 
 
@@ -112,7 +112,7 @@ def fit(data: Path, l2: float = 1e-3) -> dict[str, float]:
 def write_weights(weights: dict[str, float], positions: int, path: Path = WEIGHTS_FILE) -> None:
     logit = weights.pop("_logit_per_man", 0.0)
     payload: dict[str, Any] = {
-        "about": "master's evaluation weights, fitted by ai/tuning.py (logistic regression on self-play results)",
+        "about": "the evaluation weights, fitted by benchmarks/tuning.py (logistic regression on self-play results)",
         "positions": positions,
         "logit_per_man": logit,
         "weights": weights,
@@ -121,7 +121,8 @@ def write_weights(weights: dict[str, float], positions: int, path: Path = WEIGHT
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ai.tuning", description=__doc__.splitlines()[0] if __doc__ else "")
+    description = __doc__.splitlines()[0] if __doc__ else ""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.tuning", description=description)
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="play self-play games and append their positions to a JSONL file")
     gen.add_argument("--games", type=int, default=600)

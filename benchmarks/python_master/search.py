@@ -1,6 +1,8 @@
-"""``master``'s search: iterative-deepening principal-variation search (negamax) on raw bitboards.
+"""``python-master``: the pure-Python iterative-deepening principal-variation search (negamax) on raw bitboards that
+``master`` played before the compiled kernel (:mod:`ai.kernel`), kept here as a benchmark of the kernel's progress;
+the product does not ship it.
 
-- A transposition table (:mod:`ai.tt`) keyed by the Zobrist hash, which is kept incrementally from move to move.
+- A transposition table (:mod:`benchmarks.python_master.tt`) keyed by the Zobrist hash, kept incrementally.
 - Move ordering: the table's move, then captures by the number of pieces taken, killer moves (two per ply) and the
   history heuristic.
 - Capture quiescence: captures are compulsory, so at the depth limit the search goes on while the side to move has a
@@ -22,7 +24,8 @@ from ai.budget import Budget, OutOfBudget
 from ai.features import Evaluate, make_evaluator
 from ai.player import Limits, SearchResult
 from ai.rawgame import PASS_RAW, Rules, node_of, root_moves
-from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER, TranspositionTable, from_tt, mate_window, to_tt
+from ai.tt import EXACT, LOWER, MATE, MATE_BOUND, UPPER, from_tt, mate_window, to_tt
+from benchmarks.python_master.tt import TranspositionTable
 from core import Board, Variant, zobrist
 from core.movegen import RawMove
 
@@ -60,16 +63,6 @@ def raw_text(variant: Variant, move: RawMove) -> str:
     return "x".join([str(sq[frm]), *(str(sq[p]) for p in path)])
 
 
-def history_hashes(board: Board) -> list[int]:
-    """The hashes of the positions of the game since its last irreversible move (the current one last)."""
-    replay = Board(board.initial_fen, board.variant)
-    hashes = [replay.hash]
-    for move in board.move_stack:
-        replay.push(move)
-        hashes.append(replay.hash)
-    return hashes[-board.halfmove_clock - 1 :]
-
-
 class Engine:
     """One search from one position."""
 
@@ -89,7 +82,7 @@ class Engine:
         self.board = board
         self.move_limit = variant.move_limit
         self.seen: dict[int, int] = {}
-        for h in history_hashes(board):
+        for h in board.history_hashes():
             self.seen[h] = self.seen.get(h, 0) + 1
         self.killers: list[list[RawMove | None]] = [[None, None] for _ in range(MAX_PLY + 64)]
         self.history: dict[int, int] = {}

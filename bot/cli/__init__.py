@@ -8,6 +8,7 @@ a function of the parsed arguments that returns the exit status. Plain ``kingme`
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +17,8 @@ from bot.cli._command import USAGE_ERROR, CommandError, Commands, Parser
 from core import RulesError
 
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: what a Unix tool exits with when the reader of its output went away (``kingme moves | head``)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,9 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return int(args.handler(args))
+        status = int(args.handler(args))
+        sys.stdout.flush()  # here, where a closed pipe is caught below, not at exit
+        return status
     except (CommandError, RulesError) as exc:
         print(f"kingme: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader closed the pipe (``| head``): stop quietly, as Unix tools do. Output still buffered would fail
+        # again when Python flushes it at exit, so stdout goes to /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from bot.cli import main
+from bot.cli import EXIT_BROKEN_PIPE, main
 
 
 def test_show_draws_the_numbers_of_the_empty_dark_squares(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,3 +45,23 @@ def test_help_says_what_plain_kingme_does(capsys: pytest.CaptureFixture[str]) ->
     text = " ".join(capsys.readouterr().out.split())
     assert "Plain `kingme`, with no command, runs the bot" in text
     assert "DISCORD_TOKEN" in text and "sandbox" in text
+
+
+@pytest.mark.parametrize("command", [["moves", "start"], ["perft", "5", "--divide"]])
+def test_a_closed_pipe_ends_the_command_quietly(command: list[str]) -> None:
+    """``kingme moves start | head -1``: the reader goes away before the command has written; the command stops with
+    128 + SIGPIPE and says nothing (before: a BrokenPipeError traceback)."""
+    process = subprocess.Popen([sys.executable, "-m", "bot", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before anything is written
+    said = process.stderr.read().decode()
+    assert process.wait(timeout=120) == EXIT_BROKEN_PIPE
+    assert said == "", said
+
+
+def test_env_files_are_never_committed() -> None:
+    """``.env`` holds the bot token (docs/deploy.md): git ignores it in a checkout."""
+    root = Path(__file__).resolve().parents[3]
+    for name in (".env", ".env.production"):
+        found = subprocess.run(["git", "check-ignore", "-q", name], cwd=root, check=False)
+        assert found.returncode == 0, f"git does not ignore {name}"

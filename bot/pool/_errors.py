@@ -21,16 +21,6 @@ class PoolBusyError(PoolError):
     """Seconds after which asking again makes sense (the game service's AI turns wait that long, then retry)."""
 
 
-class AiOfflineError(PoolError):
-    """No AI worker is live on the job queue: nothing would search a move now. Like :class:`PoolBusyError` it says
-    when to ask again, so a turn waits (no failed try counted) and goes on once a worker is back; ``offline`` tells
-    the players why."""
-
-    user_message = "the AI is offline for now; it will move when it is back"
-    retry_after = 2.0
-    offline = True
-
-
 class AiTimeoutError(PoolError):
     """The move took longer than its time limit plus slack."""
 

@@ -46,7 +46,7 @@ from redis.exceptions import RedisError
 
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import REVIEW_NODES, GameReview
-from bot.pool._errors import AiOfflineError, AiTimeoutError, AiUnavailableError
+from bot.pool._errors import AiTimeoutError, AiUnavailableError
 from bot.pool._pool import UNHEALTHY_AFTER, move_time
 from bot.pool._queue_wire import (
     DONE_CHANNEL,
@@ -156,21 +156,14 @@ class QueueBackend:
     def healthy(self) -> bool:
         """Started, Redis read within the last few intervals, at least one live worker, and the last few moves did not
         all fail."""
+        fresh = self._read_at is not None and time.monotonic() - self._read_at < 3 * self._refresh_interval
         return (
             self._redis is not None
             and not self._closed
-            and self._fresh()
+            and fresh
             and bool(self._workers)
             and self._consecutive_failures < UNHEALTHY_AFTER
         )
-
-    @property
-    def offline(self) -> bool:
-        """True when a fresh reading of the heartbeats finds no live worker: a move queued now would wait for one."""
-        return self._redis is not None and self._fresh() and not self._workers
-
-    def _fresh(self) -> bool:
-        return self._read_at is not None and time.monotonic() - self._read_at < 3 * self._refresh_interval
 
     # -- lifecycle -------------------------------------------------------------------------------------------------
 
@@ -251,14 +244,10 @@ class QueueBackend:
     async def choose(self, level: str, game: GameInput, limits: Limits | None = None, seed: int = 0) -> SearchResult:
         """Queue the move (or join the same move already queued) and wait for its result.
 
-        Raises :class:`AiOfflineError` at once while no worker is live (the turn asks again after its
-        ``retry_after``), :class:`AiTimeoutError` when no worker answers in time, :class:`AiUnavailableError` when the
-        job is lost or fails in the workers (a worker died too often, Redis failed); the errors ``choose_move`` raises
-        on bad input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`, :class:`ValueError`) come back
-        unchanged.
+        Raises :class:`AiTimeoutError` when no worker answers in time, :class:`AiUnavailableError` when the job is
+        lost or fails in the workers (a worker died too often, Redis failed); the errors ``choose_move`` raises on bad
+        input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`, :class:`ValueError`) come back unchanged.
         """
-        if self.offline:  # the turn waits and asks again: no try burned on a queue nobody serves
-            raise AiOfflineError("no live AI worker on the queue")
         payload = job_payload(level, game, limits, seed)
         wait = self._queue_wait + move_time(level, limits) + self._slack
         try:

@@ -6,8 +6,7 @@ play the AI, at most the chooser's ``capacity`` at once, read as it changes: the
 live workers), asks the :class:`MoveChooser` with no lock held, then hands the move to the service's pipeline with the
 version it was asked for; a move for an outdated version is dropped there. A turn that waits long for its place says so
 once (the AI is busy with other games). A chooser that says it is busy (an error with ``retry_after``) is asked again
-after that pause, as often as needed, and the players are told once (that the AI is offline, when the error says
-``offline``: the job queue with no live worker); a chooser that keeps failing otherwise is announced
+after that pause, as often as needed, and the players are told once; a chooser that keeps failing otherwise is announced
 once (``AI_FAILED``) and the turn is left for the sweeper to start again.
 """
 
@@ -206,12 +205,11 @@ class AiTurns:
                 if not isinstance(exc, Busy):
                     raise
                 pause = float(exc.retry_after)
-                offline = bool(getattr(exc, "offline", False))
             finally:
                 self._budget.charge(turn.owner, loop.time() - started)
                 self._gate.release(turn.owner)
-            log.info("the AI is busy or offline; game %s asks again in %.1f s", turn.game.id, pause)
-            await self._tell_busy(turn, offline=offline)
+            log.info("the AI is busy; game %s asks again in %.1f s", turn.game.id, pause)
+            await self._tell_busy(turn)
             await asyncio.sleep(pause)
 
     async def _wait_for_place(self, turn: _Turn) -> None:
@@ -228,15 +226,12 @@ class AiTurns:
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
 
-    async def _tell_busy(self, turn: _Turn, *, offline: bool = False) -> None:
+    async def _tell_busy(self, turn: _Turn) -> None:
         if turn.told_busy:
             return
         turn.told_busy = True
         name = turn.game.player(turn.color).name
-        if offline:
-            text = _("the AI is offline for now: {name} will move as soon as it is back", name=name)
-        else:
-            text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
+        text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
         await self._sink.publish(None, [Event(EventKind.AI_THINKING, text, turn.game.id)])
 
     def _limits(self, turn: _Turn, level: str) -> Limits:

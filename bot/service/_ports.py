@@ -280,8 +280,7 @@ class MoveChooser(Protocol):
 @runtime_checkable
 class Busy(Protocol):
     """An error of a :class:`MoveChooser` that means "too busy now": ask again after ``retry_after`` seconds (the pool's
-    ``PoolBusyError`` is one; the job queue's ``AiOfflineError`` also has ``offline = True``, and the players are told
-    that the AI is offline rather than busy). The service recognises it by this shape, without importing the pool."""
+    ``PoolBusyError`` is one). The service recognises it by this shape, without importing the pool."""
 
     retry_after: float
 

@@ -36,6 +36,17 @@ DEFAULT_LIMIT: Final = 10
 """As many rows as ``/checkers leaderboard`` shows."""
 MAX_LIMIT: Final = 100
 RETRY_AFTER: Final = 5
+PAGE_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+}
+"""Every public page's security headers: its scripts and styles are our own files (no inline code runs, the game's data
+is a JSON data block), no other site may frame it, and no link leaks its address."""
 """Seconds a client is asked to wait (``Retry-After``) when the store is unavailable."""
 
 SERVICE_KEY: Final = web.AppKey("public_service", GameService)
@@ -272,7 +283,8 @@ def _page(request: web.Request, title: str, body: str, status: int = 200) -> web
 </body>
 </html>
 """
-    return web.Response(text=text, content_type="text/html", status=status, headers={"Cache-Control": "no-cache"})
+    headers = {"Cache-Control": "no-cache", **PAGE_HEADERS}
+    return web.Response(text=text, content_type="text/html", status=status, headers=headers)
 
 
 @web.middleware
@@ -292,4 +304,4 @@ async def _store_unavailable(
 
 def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:
     page = _page(request, "Not found · King Me", f"<h1>Not found</h1><p>{_e(text)}</p>", status=404)
-    return web.HTTPNotFound(text=page.text, content_type="text/html")
+    return web.HTTPNotFound(text=page.text, content_type="text/html", headers=PAGE_HEADERS)

@@ -56,6 +56,12 @@ async def _headers(
     return response
 
 
+async def _no_version(request: web.Request, response: web.StreamResponse) -> None:
+    """Every response, static files and sockets included, names no software version (aiohttp's default says which
+    Python and aiohttp answer)."""
+    response.headers["Server"] = "King Me"
+
+
 def create_web_app(
     health: HealthSource,
     metrics: Metrics,
@@ -64,6 +70,7 @@ def create_web_app(
 ) -> web.Application:
     """The bot's HTTP application: ``GET /healthz`` and ``GET /metrics``."""
     app = web.Application(middlewares=[_headers])
+    app.on_response_prepare.append(_no_version)
     app[HEALTH_KEY] = health
     app[METRICS_KEY] = metrics
     app[COLLECTORS_KEY] = tuple(collectors)

@@ -158,3 +158,25 @@ async def test_no_name_can_end_the_replay_pages_script(sandbox: SandboxRuntime) 
         assert "<script>alert(1)" not in html  # the visible title and PDN are escaped too
         status, _, as_json = await get(session, f"{sandbox.address}/games/{game_id}.json")
         assert status == 200 and len(as_json["replay"]["positions"]) == 3
+
+
+async def test_public_pages_send_security_headers_and_no_server_version(sandbox: SandboxRuntime) -> None:
+    """Every public page (a game, a leaderboard, a page not found) has a strict CSP that forbids inline code and
+    framing, no referrer and nosniff; no response says which Python or aiohttp answers. (The replay page still draws
+    its board and graph under that CSP: tests/bot/public/test_review_graph.py runs it in Chromium.)"""
+    emulator, service = sandbox.emulator, sandbox.service
+    assert service is not None
+    alice, bob = (User(emulator.user(n).id, n) for n in ("alice", "bob"))
+    game_id = await play_rated_game(service, emulator.guild.id, emulator.channel.id, alice, bob)
+    base = sandbox.web_url
+    async with aiohttp.ClientSession() as session:
+        for path in (f"/games/{game_id}", f"/leaderboard/{emulator.guild.id}/american", "/games/nosuchgame"):
+            async with session.get(base + path) as response:
+                csp = response.headers.get("Content-Security-Policy", "")
+                assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp, (path, csp)
+                assert "'unsafe-inline'" not in csp
+                assert response.headers.get("Referrer-Policy") == "no-referrer"
+                assert response.headers.get("X-Content-Type-Options") == "nosniff"
+                assert response.headers.get("Server") == "King Me", response.headers.get("Server")
+        async with session.get(base + "/healthz") as response:
+            assert "aiohttp" not in response.headers.get("Server", "") and "Python" not in response.headers["Server"]

@@ -165,8 +165,10 @@ class EloEstimate:
         -316 (…)``, and an end of the interval that no finite difference reaches is said in words."""
         if math.isinf(self.elo):
             if self.elo > 0:
-                return f"at least {_signed(self.low)} (95% confidence: every game won, so no upper bound)"
-            return f"at most {_signed(self.high)} (95% confidence: every game lost, so no lower bound)"
+                few = "; too few games to tell which side is stronger" if self.low <= 0 else ""
+                return f"at least {_signed(self.low)} (95% confidence: every game won, so no upper bound{few})"
+            few = "; too few games to tell which side is stronger" if self.high >= 0 else ""
+            return f"at most {_signed(self.high)} (95% confidence: every game lost, so no lower bound{few})"
         if math.isinf(self.low) and math.isinf(self.high):
             return f"{_signed(self.elo)} (95% CI unbounded both ways: too few games)"
         if math.isinf(self.high):

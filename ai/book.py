@@ -123,7 +123,7 @@ class WithBook:
         found = shipped().choose(board, rng)
         if found is None:
             return self.inner.choose(board, limits, rng)
-        return SearchResult(found.move, float(found.score), 0, (found.move,), 0, 0.0)
+        return SearchResult(found.move, float(found.score), 0, (found.move,), 0, 0.0, source="book")
 
 
 def opening_positions() -> list[list[Board]]:

@@ -113,7 +113,7 @@ def choose_solved(board: Board, rng: random.Random) -> SearchResult:
     roots = root_moves(board)
     if len(roots) == 1:
         only = roots[0][1].text()
-        return SearchResult(only, 0.0, 0, (only,), 0, 0.0)
+        return SearchResult(only, 0.0, 0, (only,), 0, 0.0, source="solved")
     rng.shuffle(roots)
     me, opp, _kings, black = node_of(board)
     scored = []
@@ -127,7 +127,7 @@ def choose_solved(board: Board, rng: random.Random) -> SearchResult:
     if len(best) > 1:
         choice = max(best, key=lambda s: _losing_replies(s[3], s[4], not black))
     move_text = choice[2].text()
-    return SearchResult(move_text, float(best_value), SOLVED_DEPTH, (move_text,), len(_memo), 0.0)
+    return SearchResult(move_text, float(best_value), SOLVED_DEPTH, (move_text,), len(_memo), 0.0, source="solved")
 
 
 @dataclass(frozen=True)

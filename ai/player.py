@@ -42,6 +42,9 @@ class SearchResult:
     """Positions visited."""
     time: float = 0.0
     """Seconds spent."""
+    source: str = "search"
+    """Where the move came from: ``search``, ``book`` (the opening book: no search, so no depth or nodes) or
+    ``solved`` (the mini solver's exact value)."""
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,8 @@ def load_settings() -> Settings:
         return Settings()
     except ValidationError as exc:
         first = exc.errors()[0]
-        name = "_".join(str(part) for part in first["loc"]).upper() or "settings"
+        name = "_".join(str(part) for part in first["loc"]).upper()
+        message = str(first["msg"]).removeprefix("Value error, ")  # pydantic's wording for a validator's ValueError
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise CommandError(f"invalid setting {name}: {first['msg']}{more}") from None
+        where = f"setting {name}" if name else "settings"  # a rule between settings names them itself
+        raise CommandError(f"invalid {where}: {message}{more}") from None

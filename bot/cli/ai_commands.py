@@ -47,7 +47,11 @@ def register(commands: Commands) -> None:
     _add_limits(p, "the level's own")
     add_variant_option(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the level's random choices (default 0)")
-    p.add_argument("--info", action="store_true", help="then print one line: depth D nodes N nps N score S pv MOVES")
+    p.add_argument(
+        "--info",
+        action="store_true",
+        help="then print one line: source S (search, book or solved) depth D nodes N nps N score S pv MOVES",
+    )
 
 
 def _add_limits(parser: argparse.ArgumentParser, whose: str) -> None:
@@ -161,6 +165,9 @@ def _bestmove(args: argparse.Namespace) -> int:
 
 
 def _info(result: SearchResult) -> str:
-    """What the search did, in one line for scripts: ``depth D nodes N nps N score S pv MOVES``."""
+    """What the player did, in one line for scripts: ``source S depth D nodes N nps N score S pv MOVES``, where the
+    source says whether the move was searched (``search``), read from the opening book (``book``: no depth, no nodes)
+    or from the mini solver (``solved``)."""
     nps = round(result.nodes / result.time) if result.time > 0 else 0
-    return f"depth {result.depth} nodes {result.nodes} nps {nps} score {result.score:g} pv {' '.join(result.pv)}"
+    search = f"depth {result.depth} nodes {result.nodes} nps {nps} score {result.score:g}"
+    return f"source {result.source} {search} pv {' '.join(result.pv)}"

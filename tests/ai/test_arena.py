@@ -250,6 +250,10 @@ def test_elo_interval_clamps_at_zero_and_hundred_percent() -> None:
     assert hopeless.high == pytest.approx(-elo_from_score(0.05 ** (1 / 20)))
     assert hopeless.describe().startswith("at most -")
     assert "inf" not in perfect.describe() + hopeless.describe() + small.describe()
+    two = elo_estimate(2, 0, 0)  # won both: 95% sure only that the rate is > 22%, a bound below even
+    assert two.low < 0 and two.describe().endswith("too few games to tell which side is stronger)")
+    assert "too few" not in perfect.describe() and "too few" not in hopeless.describe()
+    assert elo_estimate(0, 0, 2).describe().endswith("too few games to tell which side is stronger)")
     one_sided = elo_estimate(9, 1, 0)  # s = 0.95: the interval's top clamps at 100%
     assert one_sided.describe().endswith("and above, no upper bound)")
     with pytest.raises(ValueError):

@@ -40,9 +40,9 @@ def test_bestmove_takes_the_only_legal_move(capsys: pytest.CaptureFixture[str]) 
 
 def test_bestmove_info_says_what_the_search_did(capsys: pytest.CaptureFixture[str]) -> None:
     fen = "W:W6,14,18,22,24,25,26,27,30,32:B3,4,5,8,9,11,16,20"  # out of the opening book and the endgame database
-    assert main(["bestmove", fen, "--level", "master", "--time", "0.2", "--info"]) == 0
+    assert main(["bestmove", fen, "--level", "master", "--time", "1", "--info"]) == 0  # deep enough on a busy machine
     move, info = capsys.readouterr().out.splitlines()
-    match = re.fullmatch(r"depth (\d+) nodes (\d+) nps (\d+) score (-?[\d.]+) pv (.+)", info)
+    match = re.fullmatch(r"source search depth (\d+) nodes (\d+) nps (\d+) score (-?[\d.]+) pv (.+)", info)
     assert match, info
     depth, nodes, nps = (int(match[i]) for i in (1, 2, 3))
     assert depth >= 1 and nodes > 0 and nps > 0
@@ -51,6 +51,17 @@ def test_bestmove_info_says_what_the_search_did(capsys: pytest.CaptureFixture[st
     board = Board(fen)
     for text in pv:
         board.push_text(text)  # the line is legal
+
+
+@pytest.mark.parametrize(("variant", "source"), [("american", "book"), ("mini", "solved")])
+def test_bestmove_info_says_where_a_move_not_searched_came_from(
+    variant: str, source: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """From the start master plays its opening book (American) or the solver (mini): the line says so, where it said
+    ``depth 0 nodes 0`` (or ``depth 99``) with no word of why."""
+    assert main(["bestmove", "start", "--level", "master", "--variant", variant, "--info"]) == 0
+    _move, info = capsys.readouterr().out.splitlines()
+    assert info.startswith(f"source {source} depth "), info
 
 
 @pytest.mark.parametrize(
@@ -104,7 +115,12 @@ def test_arena_with_a_perfect_score_prints_a_bound(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "W/D/L: 2/0/0" in out
     elo = next(line for line in out.splitlines() if line.startswith("Elo difference:"))
-    assert re.fullmatch(r"Elo difference: at least [+-]\d+ \(95% confidence: every game won, so no upper bound\)", elo)
+    # 2 games won of 2 say little: the bound is below zero, and the line says why (it read "at least -216" alone)
+    assert re.fullmatch(
+        r"Elo difference: at least -\d+ \(95% confidence: every game won, so no upper bound; too few games to tell "
+        r"which side is stronger\)",
+        elo,
+    ), elo
     assert "inf" not in out
 
 

@@ -218,3 +218,10 @@ def test_kingme_without_a_token_prints_the_hint(
         capsys.readouterr().err == "kingme: invalid setting HTTP_PORT: Input should be a valid integer, unable to "
         "parse string as an integer\n"
     )
+    monkeypatch.setenv("HTTP_PORT", "8080")
+    monkeypatch.setenv("TURN_TIME_DEFAULT", "10")  # a rule between settings: said as itself, not "setting settings"
+    assert cli_main(["run"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "kingme: invalid settings: TURN_TIME_DEFAULT must lie between TURN_TIME_MIN and TURN_TIME_MAX\n"
+    )

@@ -207,7 +207,8 @@ def board_embed(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH
             count=g.squares,
             square=square_name(game.variant, 1),
         )
-    embed.add_field(name=lang._("Legend"), value=f"{theme.legend(lang)}\n{numbering}", inline=False)
+    legend = theme.legend(lang, kings=get_variant(game.variant).kings)
+    embed.add_field(name=lang._("Legend"), value=f"{legend}\n{numbering}", inline=False)
     details = {
         "variant": lang.data("variant", get_variant(game.variant).title),
         "game": game.id,

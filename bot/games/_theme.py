@@ -85,7 +85,8 @@ class Theme(ABC):
         return self.piece(color, False)
 
     @abstractmethod
-    def legend(self, lang: Language = ENGLISH) -> str:
+    def legend(self, lang: Language = ENGLISH, *, kings: bool = True) -> str:
+        """What each mark means; without kings for a variant that has none (mini)."""
         raise NotImplementedError
 
 
@@ -133,7 +134,16 @@ class UnicodeTheme(Theme):
     def corner(self) -> str:
         return self.corner_cell
 
-    def legend(self, lang: Language = ENGLISH) -> str:
+    def legend(self, lang: Language = ENGLISH, *, kings: bool = True) -> str:
+        marks = {"trail": self.trail, "end": self.row_marker + self.column_marker, "taken": self.taken}
+        if not kings:
+            return lang._(
+                "{black_man} Black man · {white_man} White man · "
+                "{trail} the last move's start and path · {end} its end · {taken} taken",
+                black_man=self.black_man,
+                white_man=self.white_man,
+                **marks,
+            )
         return lang._(
             "{black_man} Black man · {black_king} Black king · {white_man} White man · {white_king} White king · "
             "{trail} the last move's start and path · {end} its end · {taken} taken",
@@ -141,9 +151,7 @@ class UnicodeTheme(Theme):
             black_king=self.black_king,
             white_man=self.white_man,
             white_king=self.white_king,
-            trail=self.trail,
-            end=self.row_marker + self.column_marker,
-            taken=self.taken,
+            **marks,
         )
 
 
@@ -186,8 +194,16 @@ class TileTheme(Theme):
     def corner(self) -> str:
         return self._text(_tiles.corner())
 
-    def legend(self, lang: Language = ENGLISH) -> str:
+    def legend(self, lang: Language = ENGLISH, *, kings: bool = True) -> str:
         black, white = Color.BLACK, Color.WHITE
+        if not kings:
+            return lang._(
+                "{black_man} Black man · {white_man} White man · {trail} the last move's start and end · {taken} taken",
+                black_man=self.piece(black, False),
+                white_man=self.piece(white, False),
+                trail=self.empty(0, "s"),
+                taken=self.empty(0, "x"),
+            )
         return lang._(
             "{black_man} Black man · {black_king} Black king · {white_man} White man · {white_king} White king · "
             "{trail} the last move's start and end · {taken} taken",

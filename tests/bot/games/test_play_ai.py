@@ -66,3 +66,14 @@ async def test_whole_game_against_each_level_with_select_menus(harness: Harness,
     for embed in stats.embeds:  # this server, and everyone
         against = {f["name"]: f["value"] for f in embed["fields"]}.get("Against the AI")
         assert against == f"{level}: {won} won, {lost} lost, {drawn} drawn", embed
+
+
+@pytest.mark.parametrize(("variant", "kings"), [("mini", False), ("american", True)])
+async def test_the_legend_lists_kings_only_where_the_variant_has_them(
+    harness: Harness, variant: str, kings: bool
+) -> None:
+    """Mini has no kings: its board's legend does not explain a king's mark (it did)."""
+    board = await play_ai(harness, harness.user("alice"), {"level": "easy", "variant": variant})
+    [legend] = [field["value"] for field in board.embeds[0]["fields"] if field["name"] == "Legend"]
+    assert ("king" in legend) is kings, legend
+    assert "Black man" in legend and "White man" in legend

@@ -149,13 +149,15 @@ def result_message(
         lines.append(lang._("Unrated: {reason}.", reason=reason or lang._("not rated")))
     else:
         lines.append(lang._("Unrated ({reason}).", reason=reason or game.kind.value))
-    lines.append(
-        lang._(
-            "{export} for the PDN · {rematch} to play again",
-            export=f"`{slash(lang, 'export')} {slash_name(lang, 'game')}:{game.id}`",
-            rematch=f"`{slash(lang, 'rematch')}`",
+    export = f"`{slash(lang, 'export')} {slash_name(lang, 'game')}:{game.id}`"
+    if game.kind is service.GameKind.EXHIBITION:  # nobody played it, so nobody can ask for it again
+        lines.append(lang._("{export} for the PDN", export=export))
+    else:
+        lines.append(
+            lang._(
+                "{export} for the PDN · {rematch} to play again", export=export, rematch=f"`{slash(lang, 'rematch')}`"
+            )
         )
-    )
     if replay_url is not None:
         lines.append(lang._("Replay: {url}", url=f"<{replay_url}>"))
     return "\n".join(lines)

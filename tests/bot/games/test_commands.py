@@ -112,6 +112,11 @@ async def test_watch_plays_an_exhibition_out_in_its_thread(harness: Harness) -> 
     assert "AI (easy)" in board.embeds[0]["title"] and board_state(board) is None
     await eventually(lambda: board.content == "Game over.", within=20, what="the end of the exhibition")
     assert "🏁" in description(board)
+    await eventually(
+        lambda: any(m.content.startswith("🏁") for m in harness.emulator.messages(board.channel_id)), what="the result"
+    )
+    [result] = [m.content for m in harness.emulator.messages(board.channel_id) if m.content.startswith("🏁")]
+    assert "/checkers export" in result and "rematch" not in result, "nobody can ask for an exhibition again"
 
 
 async def test_bad_input_gets_a_short_ephemeral_answer_and_changes_nothing(harness: Harness) -> None:

@@ -382,7 +382,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         target = user or interaction.user
         games = await within_deadline(interaction, self.service.history(target.id, 10), ephemeral=True)
         lang = user_language(interaction)
-        lines = [history_line(g, str(target.id), lang) for g in games] or [lang._("No finished games yet.")]
+        lines = [history_line(g, str(target.id), lang, self.links.game(g.id)) for g in games]
+        lines = lines or [lang._("No finished games yet.")]
         title = lang._("Recent games of {name}", name=target.display_name)
         embed = discord.Embed(title=title, description="\n".join(lines)[:4000])
         await send(interaction, ephemeral=True, embed=embed)

@@ -215,7 +215,8 @@ def record(lang: Language, won: int, lost: int, drawn: int, *, games: int | None
     return text if games is None else f"{games}: {text}"
 
 
-def history_line(game: service.GameState, user_id: str, lang: Language = ENGLISH) -> str:
+def history_line(game: service.GameState, user_id: str, lang: Language = ENGLISH, url: str | None = None) -> str:
+    """One finished game of a player's history; its id links to its replay page when there is one (``url``)."""
     me = game.color_of(user_id)
     other = game.player(me.opponent) if me is not None else None
     if me is None or other is None:
@@ -230,4 +231,5 @@ def history_line(game: service.GameState, user_id: str, lang: Language = ENGLISH
             outcome = lang._("❌ lost")
         versus = lang._("against {name}", name=other.name)
     when = f"<t:{int(game.ended_at or game.updated_at)}:d>"
-    return f"{outcome} {versus} · {end_of(lang, game)} · {when} · `{game.id}`"
+    shown = f"[`{game.id}`]({url})" if url else f"`{game.id}`"
+    return f"{outcome} {versus} · {end_of(lang, game)} · {when} · {shown}"

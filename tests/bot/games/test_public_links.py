@@ -37,6 +37,8 @@ async def test_links_to_the_public_pages_when_the_base_url_is_set(harness: Harne
     assert here.embeds[0]["url"] == f"https://kingme.example/leaderboard/{here.guild_id}/american"
     everyone = (await harness.command(carol, "leaderboard", {"scope": "global", "variant": "mini"})).message
     assert everyone.embeds[0]["url"] == "https://kingme.example/leaderboard/global/mini"
+    history = (await harness.command(harness.user("alice"), "history")).message
+    assert f"[`{game_id}`](https://kingme.example/games/{game_id})" in history.embeds[0]["description"]
 
 
 async def test_no_links_without_a_base_url(harness: Harness) -> None:
@@ -45,3 +47,5 @@ async def test_no_links_without_a_base_url(harness: Harness) -> None:
     assert "http" not in result and "Replay" not in result
     table = (await harness.command(harness.user("carol"), "leaderboard")).message
     assert "url" not in table.embeds[0] or not table.embeds[0]["url"]
+    history = (await harness.command(harness.user("alice"), "history")).message
+    assert "http" not in history.embeds[0]["description"] and "`" in history.embeds[0]["description"]

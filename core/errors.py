@@ -59,7 +59,7 @@ class RulesError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle with the template and parameters, so the error crosses process boundaries unchanged."""
-        return (_rebuild, (type(self), self.template, self.params, self.__dict__))
+        return (_rebuild, (type(self), str(self), self.__dict__))
 
 
 class UnknownVariantError(RulesError):
@@ -94,8 +94,9 @@ class InvalidPdnError(RulesError):
     """A PDN game that cannot be read."""
 
 
-def _rebuild(kind: type[RulesError], template: str, params: dict[str, Any], state: dict[str, Any]) -> RulesError:
-    error = RulesError.__new__(kind)
-    RulesError.__init__(error, template, **params)
+def _rebuild(kind: type[RulesError], message: str, state: dict[str, Any]) -> RulesError:
+    """An error unpickled: its message, and its attributes (template, parameters, candidates) as they were."""
+    error = kind.__new__(kind)
+    ValueError.__init__(error, message)
     error.__dict__.update(state)
     return error

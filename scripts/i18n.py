@@ -137,13 +137,17 @@ def _languages() -> list[Path]:
 
 
 def _read(path: Path) -> Catalog:
-    with path.open("rb") as source:
-        return read_po(source, domain=DOMAIN)
+    return _parsed(path.read_bytes())
+
+
+def _parsed(po: bytes) -> Catalog:
+    """A .po or .pot text as a catalogue, as a file holding it would be read back."""
+    return read_po(io.BytesIO(po), domain=DOMAIN)
 
 
 def _write(path: Path, po: bytes) -> None:
     """Write ``po`` unless the file already says the same (so a run that changes nothing changes no file)."""
-    if path.exists() and _content(_read(path)) == _content(read_po(io.BytesIO(po), domain=DOMAIN)):
+    if path.exists() and _content(_read(path)) == _content(_parsed(po)):
         return
     path.write_bytes(po)
     print(f"wrote {path.relative_to(ROOT)}")
@@ -189,7 +193,7 @@ def problems() -> list[str]:
     """What is wrong with the catalogue (empty when it is complete and up to date)."""
     found: list[str] = []
     fresh = template()
-    written = read_po(io.BytesIO(_po_bytes(fresh)), domain=DOMAIN)  # as the file would hold it (files, not lines)
+    written = _parsed(_po_bytes(fresh))  # as the file would hold it (files, not line numbers)
     if not TEMPLATE.exists() or _content(_read(TEMPLATE)) != _content(written):
         found.append(f"{TEMPLATE.relative_to(ROOT)} is not what the code marks: run scripts/i18n update")
     wanted = {_key(m) for m in fresh if m.id}

@@ -1,10 +1,10 @@
 """One path for every click, from Discord to the service and back.
 
-A component's callback (:mod:`bot.games._components`, :mod:`bot.games._privacy`) names the handler it wants and hands
-it to :func:`dispatch`, which finds the running bot's :class:`Dispatcher`: it counts the click against the person's
-and the server's rate limits (in the service, shared by every process), runs the handler, and has every error
-reported once, by the cog's one reporter, as a short ephemeral answer. The handlers answer within Discord's 3 seconds
-through :mod:`bot.games._respond`. Slash commands take the same steps in the cog (``interaction_check`` counts them,
+A component's callback (:mod:`bot.games._components`) names the handler it wants and hands it to :func:`dispatch`,
+which finds the running bot's :class:`Dispatcher`: it counts the click against the person's and the server's rate
+limits (in the service, shared by every process), runs the handler, and has every error reported once, by the cog's
+one reporter, as a short ephemeral answer. The handlers answer within Discord's 3 seconds through
+:mod:`bot.games._respond`. Slash commands take the same steps in the cog (``interaction_check`` counts them,
 ``cog_app_command_error`` reports).
 
 The components reach the handlers through the :class:`Clicks` protocol, never the cog itself, so the modules that

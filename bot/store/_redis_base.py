@@ -21,14 +21,16 @@ after an outage of up to a day; after that Redis drops it by itself."""
 CLOSED_CHALLENGE_KEPT = 7 * 86400
 """Seconds a closed challenge's record is kept (its message may still be clicked)."""
 
-_RATING_FIELDS = ("r", "rd", "vol", "games", "wins", "losses", "draws")
+RATING_FIELDS = ("r", "rd", "vol", "games", "wins", "losses", "draws")
 
 
-def _text(value: Any) -> str:
+def decoded(value: Any) -> str:
+    """A Redis reply as text (the client may answer bytes or str)."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _num(value: float) -> str:
+def number(value: float) -> str:
+    """A number as Redis reads it back exactly (a score, a time)."""
     return repr(float(value))
 
 
@@ -42,13 +44,13 @@ CLOSED_ROOM_TTL = 30 * 86400
 T = TypeVar("T")
 
 
-def _reply(reply: Awaitable[T] | T) -> Awaitable[T]:
+def awaitable(value: Awaitable[T] | T) -> Awaitable[T]:
     """A command's reply, typed for the asyncio client: redis-py types its commands once for both of its clients
     (a value, or an awaitable of it), and this client's are always awaitable."""
-    return cast("Awaitable[T]", reply)
+    return cast("Awaitable[T]", value)
 
 
-class _Commit:
+class Commit:
     """Builds one guarded commit: numbered keys, checks and write ops."""
 
     def __init__(self) -> None:
@@ -122,12 +124,12 @@ class RedisBase:
             found.append(("received", self._k("user", challenge.opponent.id, "received"), quotas.challenges_per_target))
         return found
 
-    async def _run(self, commit: _Commit) -> None:
+    async def _run(self, commit: Commit) -> None:
         reply = await self._commit_script(keys=commit.keys, args=[commit.payload()])
         if int(reply[0]) != 1:
-            raise CommitConflict(_text(reply[1]), _text(reply[2]))
+            raise CommitConflict(decoded(reply[1]), decoded(reply[2]))
 
-    def _write_state(self, commit: _Commit, before: GameState | None, after: GameState) -> None:
+    def _write_state(self, commit: Commit, before: GameState | None, after: GameState) -> None:
         key = self._game_key(after.id)
         if before is None:
             commit.check("exists", "exists", key, "", "0")
@@ -135,7 +137,7 @@ class RedisBase:
             commit.check("version", "hget", key, "v", str(before.version))
         commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
         if after.awaiting_ai:
-            commit.op("ZADD", self._k("ai", "turns"), _num(after.updated_at), after.id)
+            commit.op("ZADD", self._k("ai", "turns"), number(after.updated_at), after.id)
         elif before is not None:
             commit.op("ZREM", self._k("ai", "turns"), after.id)
         moves_key = key + ":moves"
@@ -152,15 +154,15 @@ class RedisBase:
                 commit.op("DEL", moves_key)
 
     def _challenge_ops(
-        self, commit: _Commit, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS
+        self, commit: Commit, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS
     ) -> None:
         key = self._k("challenge", after.id)
         if before is None:
             commit.check("exists", "exists", key, "", "0")
             for tag, index, bound in self._challenge_indexes(after, quotas):
                 if bound is not None:
-                    commit.check(tag, "zcount<", index, f"({_num(after.created_at)}", str(bound))
-                commit.op("ZREMRANGEBYSCORE", index, "-inf", _num(after.created_at))  # the expired ones
+                    commit.check(tag, "zcount<", index, f"({number(after.created_at)}", str(bound))
+                commit.op("ZREMRANGEBYSCORE", index, "-inf", number(after.created_at))  # the expired ones
         else:
             commit.check("version", "hget", key, "v", str(before.version))
         commit.op("HSET", key, "v", str(after.version), "state", after.to_json())
@@ -169,13 +171,13 @@ class RedisBase:
         if after.is_pending:
             # Seconds measured by Redis's own clock from now: the service's clock may be a test's, far in the past.
             lifetime = str(math.ceil(max(0.0, after.expires_at - after.created_at)) + CHALLENGE_GRACE)
-            commit.op("ZADD", self._k("challenges", "expiry"), _num(after.expires_at), after.id)
+            commit.op("ZADD", self._k("challenges", "expiry"), number(after.expires_at), after.id)
             commit.op("EXPIRE", key, lifetime)
             for user in users:
                 commit.op("SADD", self._k("user", user, "challenges"), after.id)
                 commit.op("EXPIRE", self._k("user", user, "challenges"), lifetime)  # the newest expires last
             for index in indexes:
-                commit.op("ZADD", index, _num(after.expires_at), after.id)
+                commit.op("ZADD", index, number(after.expires_at), after.id)
                 commit.op("EXPIRE", index, lifetime)  # the newest expires last
         else:
             commit.op("ZREM", self._k("challenges", "expiry"), after.id)
@@ -192,7 +194,7 @@ class RedisBase:
         ``record_id`` is not shaped like an id: ``<id>:moves`` names a list, no record)."""
         if not is_id(record_id):
             raise CommitConflict("missing")
-        commit = _Commit()
+        commit = Commit()
         commit.check("missing", "exists", key, "", "1")
         commit.op("HSET", key, field, where.to_json())
         await self._run(commit)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.service import Bucket, GameState, Rating, is_id
-from bot.store._redis_base import _RATING_FIELDS, RedisBase, _Commit, _num, _reply, _text
+from bot.store._redis_base import RATING_FIELDS, Commit, RedisBase, awaitable, decoded, number
 
 
 class RedisRecords(RedisBase):
@@ -17,7 +17,7 @@ class RedisRecords(RedisBase):
     async def save_review(self, game_id: str, review: str) -> None:
         """Keep a finished game's review (JSON); ``finished`` if the game is not finished (or gone), ``exists`` if it
         has one already."""
-        commit = _Commit()
+        commit = Commit()
         key = self._game_key(game_id)
         commit.check("finished", "exists", key + ":result", "", "1")
         commit.check("exists", "exists", key + ":review", "", "0")
@@ -28,14 +28,14 @@ class RedisRecords(RedisBase):
         if not is_id(game_id):
             return None
         value = await self._r.get(self._game_key(game_id) + ":review")
-        return _text(value) if value is not None else None
+        return decoded(value) if value is not None else None
 
     async def finished_before(self, ended_before: float, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(self._k("finished"), "-inf", ended_before, start=0, num=limit)
-        return [_text(i) for i in ids]
+        return [decoded(i) for i in ids]
 
     async def delete_finished_game(self, game: GameState) -> None:
-        commit = _Commit()
+        commit = Commit()
         key = self._game_key(game.id)
         commit.check("version", "hget", key, "v", str(game.version))
         commit.op("DEL", key)
@@ -49,7 +49,7 @@ class RedisRecords(RedisBase):
         await self._run(commit)
 
     async def rewrite_finished_game(self, before: GameState, after: GameState) -> None:
-        commit = _Commit()
+        commit = Commit()
         commit.check("finished", "exists", self._game_key(after.id) + ":result", "", "1")
         self._write_state(commit, before, after)
         await self._run(commit)
@@ -63,12 +63,12 @@ class RedisRecords(RedisBase):
         *,
         finished: int,
     ) -> None:
-        commit = _Commit()
+        commit = Commit()
         commit.check("games", "scard", self._k("user", user_id, "games"), "", "0")
         commit.check("challenges", "scard", self._k("user", user_id, "challenges"), "", "0")
         commit.check("history", "zcount<", self._k("user", user_id, "history"), "-inf", str(finished + 1))
-        for challenge_id in await _reply(self._r.smembers(self._k("user", user_id, "closed"))):
-            commit.op("DEL", self._k("challenge", _text(challenge_id)))
+        for challenge_id in await awaitable(self._r.smembers(self._k("user", user_id, "closed"))):
+            commit.op("DEL", self._k("challenge", decoded(challenge_id)))
         commit.op("HDEL", self._k("names"), user_id)
         for index in ("games", "challenges", "closed", "history", "guilds"):
             commit.op("DEL", self._k("user", user_id, index))
@@ -84,7 +84,7 @@ class RedisRecords(RedisBase):
     async def read_ratings(self, keys: Sequence[tuple[str, str, str]]) -> list[Rating]:
         async with self._r.pipeline(transaction=True) as pipe:
             for scope, variant, user_id in keys:
-                pipe.hmget(self._rating_key(scope, variant, user_id), list(_RATING_FIELDS))
+                pipe.hmget(self._rating_key(scope, variant, user_id), list(RATING_FIELDS))
             replies = await pipe.execute()
         ratings = []
         for values in replies:
@@ -102,41 +102,41 @@ class RedisRecords(RedisBase):
 
     async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[str, float]]:
         rows: Any = await self._r.zrevrange(self._k("lb", scope, variant), 0, limit - 1, withscores=True)
-        return [(_text(uid), float(score)) for uid, score in rows]
+        return [(decoded(uid), float(score)) for uid, score in rows]
 
     async def rank(self, scope: str, variant: str, user_id: str) -> int | None:
         place: Any = await self._r.zrevrank(self._k("lb", scope, variant), user_id)
         return None if place is None else int(place) + 1
 
     async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]:
-        raw = await _reply(self._r.hgetall(self._k("vsbot", scope, variant, user_id)))
+        raw = await awaitable(self._r.hgetall(self._k("vsbot", scope, variant, user_id)))
         counts: dict[str, dict[str, int]] = {}
         for field, value in raw.items():
-            level, _, outcome = _text(field).rpartition(":")
+            level, _, outcome = decoded(field).rpartition(":")
             counts.setdefault(level, {})[outcome] = int(value)
         return {lv: (c.get("wins", 0), c.get("losses", 0), c.get("draws", 0)) for lv, c in sorted(counts.items())}
 
     async def set_names(self, names: dict[str, str]) -> None:
         if names:
-            await _reply(self._r.hset(self._k("names"), mapping=names))
+            await awaitable(self._r.hset(self._k("names"), mapping=names))
 
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]:
         if not user_ids:
             return {}
-        values = await _reply(self._r.hmget(self._k("names"), list(user_ids)))
-        return {uid: _text(v) for uid, v in zip(user_ids, values, strict=True) if v is not None}
+        values = await awaitable(self._r.hmget(self._k("names"), list(user_ids)))
+        return {uid: decoded(v) for uid, v in zip(user_ids, values, strict=True) if v is not None}
 
     async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
         keys = [f"{self._rate_ns}:{bucket.key}" for bucket in buckets]
-        args = [_num(now)] + [x for b in buckets for x in (_num(b.rate), str(b.burst))]
+        args = [number(now)] + [x for b in buckets for x in (number(b.rate), str(b.burst))]
         reply = await self._bucket_script(keys=keys, args=args)
         if int(reply[0]) == 0:
             return None
-        return int(reply[0]) - 1, float(_text(reply[1]))
+        return int(reply[0]) - 1, float(decoded(reply[1]))
 
     async def swap_mark(self, name: str, value: str) -> str | None:
-        old = await _reply(self._r.set(self._k("mark", name), value, get=True))
-        return None if old is None else _text(old)
+        old = await awaitable(self._r.set(self._k("mark", name), value, get=True))
+        return None if old is None else decoded(old)
 
     async def drop_mark(self, name: str) -> None:
-        await _reply(self._r.delete(self._k("mark", name)))
+        await awaitable(self._r.delete(self._k("mark", name)))

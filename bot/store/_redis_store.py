@@ -70,7 +70,7 @@ from bot.service import (
     is_id,
 )
 from bot.store._connection import unavailable_as_service_error
-from bot.store._redis_base import _RATING_FIELDS, CLOSED_ROOM_TTL, NAMESPACE, _Commit, _num, _reply, _text
+from bot.store._redis_base import CLOSED_ROOM_TTL, NAMESPACE, RATING_FIELDS, Commit, awaitable, decoded, number
 from bot.store._redis_records import RedisRecords
 
 __all__ = ["NAMESPACE", "RedisGameStore"]
@@ -89,7 +89,7 @@ class RedisGameStore(RedisRecords):
         challenge: tuple[Challenge, Challenge] | None = None,
         quotas: Quotas = NO_QUOTAS,
     ) -> None:
-        commit = _Commit()
+        commit = Commit()
         for tag, key, bound in self._counted(game, quotas):
             if bound is not None:
                 commit.check(tag, "scard<", key, "", str(bound))
@@ -108,17 +108,17 @@ class RedisGameStore(RedisRecords):
         commit.op("SADD", channel_key, game.id)
         for player in game.humans():
             commit.op("SADD", self._k("user", player.id, "games"), game.id)
-        commit.op("ZADD", self._k("deadlines"), _num(game.deadline), game.id)
+        commit.op("ZADD", self._k("deadlines"), number(game.deadline), game.id)
         await self._run(commit)
 
     async def bound_reached(self, game: GameState, quotas: Quotas) -> str | None:
         for tag, key, bound in self._counted(game, quotas):
-            if bound is not None and int(await _reply(self._r.scard(key))) >= bound:
+            if bound is not None and int(await awaitable(self._r.scard(key))) >= bound:
                 return tag
         return None
 
     async def close_room(self, guild_id: str, channel_id: str) -> bool:
-        commit = _Commit()
+        commit = Commit()
         commit.check("channel", "scard", self._channel_key(guild_id, channel_id), "", "0")
         commit.op("SET", self._closed_key(guild_id, channel_id), "1", "EX", str(CLOSED_ROOM_TTL))
         try:
@@ -128,14 +128,14 @@ class RedisGameStore(RedisRecords):
         return True
 
     async def save_game(self, before: GameState, after: GameState) -> None:
-        commit = _Commit()
+        commit = Commit()
         self._write_state(commit, before, after)
         if after.deadline != before.deadline:
-            commit.op("ZADD", self._k("deadlines"), _num(after.deadline), after.id)
+            commit.op("ZADD", self._k("deadlines"), number(after.deadline), after.id)
         await self._run(commit)
 
     async def finish_game(self, before: GameState, after: GameState, settlement: Settlement) -> None:
-        commit = _Commit()
+        commit = Commit()
         result_key = self._game_key(after.id) + ":result"
         commit.check("finished", "exists", result_key, "", "0")
         self._write_state(commit, before, after)
@@ -147,7 +147,7 @@ class RedisGameStore(RedisRecords):
         pair = self._pair_key(after)
         if pair is not None:
             commit.op("DEL", pair)
-        ended = _num(after.ended_at if after.ended_at is not None else after.updated_at)
+        ended = number(after.ended_at if after.ended_at is not None else after.updated_at)
         commit.op("ZADD", self._k("guild", after.guild_id, "history"), ended, after.id)
         commit.op("ZADD", self._k("finished"), ended, after.id)
         for player in after.humans():
@@ -159,9 +159,9 @@ class RedisGameStore(RedisRecords):
             commit.check("rating", "hget", key, "games", str(update.before.games) if update.before.games else "")
             new = update.after
             values = (new.rating, new.rd, new.vol, new.games, new.wins, new.losses, new.draws)
-            fields = [str(x) for pair_ in zip(_RATING_FIELDS, values, strict=True) for x in pair_]
+            fields = [str(x) for pair_ in zip(RATING_FIELDS, values, strict=True) for x in pair_]
             commit.op("HSET", key, *fields)
-            commit.op("ZADD", self._k("lb", update.scope, update.variant), _num(new.rating), update.user_id)
+            commit.op("ZADD", self._k("lb", update.scope, update.variant), number(new.rating), update.user_id)
         for record in settlement.bot_records:
             key = self._k("vsbot", record.scope, record.variant, record.user_id)
             commit.op("HINCRBY", key, f"{record.level}:{record.outcome}", "1")
@@ -174,7 +174,7 @@ class RedisGameStore(RedisRecords):
         await self._run(commit)
 
     async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
-        commit = _Commit()
+        commit = Commit()
         self._challenge_ops(commit, before, after, quotas)
         await self._run(commit)
 
@@ -205,14 +205,14 @@ class RedisGameStore(RedisRecords):
             (version, state, board), moves = replies[i], replies[i + 1]
             if version is None or state is None:
                 continue
-            moves_ = tuple(_text(m) for m in moves)
+            moves_ = tuple(decoded(m) for m in moves)
             games.append(GameState.from_json(state, moves_, int(version), MessageRef.from_json(board)))
         return games
 
     async def load_challenge(self, challenge_id: str) -> Challenge | None:
         if not is_id(challenge_id):
             return None
-        version, state, message = await _reply(
+        version, state, message = await awaitable(
             self._r.hmget(self._k("challenge", challenge_id), ["v", "state", "message"])
         )
         if version is None or state is None:
@@ -221,13 +221,13 @@ class RedisGameStore(RedisRecords):
 
     async def due_games(self, now: float, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(self._k("deadlines"), "-inf", now, start=0, num=limit)
-        return [_text(i) for i in ids]
+        return [decoded(i) for i in ids]
 
     async def due_challenges(self, now: float, limit: int) -> list[str]:
         """Pending challenges whose time is up; one whose record Redis already dropped (see :data:`CHALLENGE_GRACE`)
         leaves the index here."""
         expiry = self._k("challenges", "expiry")
-        ids = [_text(i) for i in await self._r.zrangebyscore(expiry, "-inf", now, start=0, num=limit)]
+        ids = [decoded(i) for i in await self._r.zrangebyscore(expiry, "-inf", now, start=0, num=limit)]
         alive = await self._exist([self._k("challenge", i) for i in ids])
         gone = [i for i, there in zip(ids, alive, strict=True) if not there]
         if gone:
@@ -236,26 +236,26 @@ class RedisGameStore(RedisRecords):
 
     async def ai_turns(self, began_before: float, limit: int) -> list[str]:
         ids = await self._r.zrangebyscore(self._k("ai", "turns"), "-inf", began_before, start=0, num=limit)
-        return [_text(i) for i in ids]
+        return [decoded(i) for i in ids]
 
     async def active_game_ids(self) -> list[str]:
-        return [_text(i) for i in await self._r.zrange(self._k("deadlines"), 0, -1)]
+        return [decoded(i) for i in await self._r.zrange(self._k("deadlines"), 0, -1)]
 
     async def user_games(self, user_id: str) -> list[str]:
-        return sorted(_text(i) for i in await _reply(self._r.smembers(self._k("user", user_id, "games"))))
+        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._k("user", user_id, "games"))))
 
     async def channel_games(self, guild_id: str, channel_id: str) -> list[str]:
-        return sorted(_text(i) for i in await _reply(self._r.smembers(self._channel_key(guild_id, channel_id))))
+        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._channel_key(guild_id, channel_id))))
 
     async def user_challenges(self, user_id: str) -> list[str]:
-        return sorted(_text(i) for i in await _reply(self._r.smembers(self._k("user", user_id, "challenges"))))
+        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._k("user", user_id, "challenges"))))
 
     async def user_guilds(self, user_id: str) -> list[str]:
-        return sorted(_text(i) for i in await _reply(self._r.smembers(self._k("user", user_id, "guilds"))))
+        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._k("user", user_id, "guilds"))))
 
     async def history(self, user_id: str, limit: int) -> list[str]:
         ids = await self._r.zrevrange(self._k("user", user_id, "history"), 0, limit - 1)
-        return [_text(i) for i in ids]
+        return [decoded(i) for i in ids]
 
 
 def _implements(store: RedisGameStore) -> GameStore:

@@ -12,7 +12,7 @@ from functools import partial
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from bot.service import Event, EventKind
+from bot.service import Event, GameOver, MovePlayed
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 
@@ -64,10 +64,10 @@ class Metrics:
         observer. Counting committed events counts each move once, whether it came from a command, a click or an AI
         turn, and none that was refused; the events say who moved, so nothing is read back from the position."""
         for event in events:
-            if event.kind is EventKind.MOVE_PLAYED:
-                self.moves.labels("ai" if event.data["ai"] else "human").inc()
-            elif event.kind is EventKind.GAME_OVER:
-                self.games_finished.labels(event.data.get("termination") or "unknown").inc()
+            if isinstance(event, MovePlayed):
+                self.moves.labels("ai" if event.ai else "human").inc()
+            elif isinstance(event, GameOver):
+                self.games_finished.labels(event.termination or "unknown").inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -22,10 +22,21 @@ from bot.games._keeper import BoardKeeper
 from bot.games._messages import MENTIONS
 from bot.games._render import closed_challenge_content, result_message
 from bot.i18n import _
-from bot.service import Event, EventKind, GameKind, GameService, GameView
+from bot.service import (
+    ChallengeExpired,
+    DrawOffered,
+    Event,
+    GameKind,
+    GameOver,
+    GameService,
+    GameView,
+    MovePlayed,
+    Passed,
+    TakebackRequested,
+)
 
 log = logging.getLogger(__name__)
-_PING_EVENTS = (EventKind.MOVE_PLAYED, EventKind.DRAW_OFFERED, EventKind.TAKEBACK_REQUESTED, EventKind.PASSED)
+_PING_EVENTS = (MovePlayed, DrawOffered, TakebackRequested, Passed)
 _NO_PINGS = discord.AllowedMentions.none()
 PINGS_REMEMBERED = 1000
 """Games whose last ping message is remembered (to delete it at the next); a game that ended in another process is
@@ -57,7 +68,7 @@ class Announcer:
                 await self.after(game, events)
                 return
             for event in events:
-                if event.kind is EventKind.CHALLENGE_EXPIRED and event.challenge_id:
+                if isinstance(event, ChallengeExpired):
                     await self._show_expired(event.challenge_id, event.channel_id)
                 elif event.game_id:
                     view = await self._service.state(event.game_id)
@@ -76,17 +87,17 @@ class Announcer:
         game = view.game
         channel = self._boards.messageable(self._boards.home(game))
         lang = self._boards.language(game.guild_id)
-        if any(e.kind is EventKind.GAME_OVER for e in events):
+        if any(isinstance(e, GameOver) for e in events):
             await self._clear_ping(game.id)
             text = result_message(view, events, self._links.game(game.id), lang)
             await channel.send(text, view=result_controls(game.id, lang), allowed_mentions=_NO_PINGS)
             return
         if game.kind is not GameKind.HUMAN or not game.is_active:
             return
-        pinged = [e for e in events if e.kind in _PING_EVENTS]
+        pinged = [e for e in events if isinstance(e, _PING_EVENTS)]
         if not pinged:
             return
-        target = view.to_move if pinged[-1].kind is EventKind.MOVE_PLAYED else None
+        target = view.to_move if isinstance(pinged[-1], MovePlayed) else None
         if target is None:
             actor = game.draw_offer or game.takeback_offer
             target = game.white if actor == "black" else game.black

@@ -59,11 +59,12 @@ from bot.games._threads import CommandThread, thread_name, threads_allowed
 from bot.i18n import ENGLISH, Language, Text, _
 from bot.service import (
     Challenge,
-    EventKind,
     GameService,
     GameView,
+    MovePlayed,
     Result,
     ServiceError,
+    TakebackDone,
 )
 from bot.settings import Settings
 
@@ -263,7 +264,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return self.service.move(view.id, interaction.guild_id, user_of(interaction.user), move.strip())
 
         def ack(result: Result) -> Text:
-            played = next((e.data.get("move") for e in result.events if e.kind is EventKind.MOVE_PLAYED), None)
+            played = next((e.move for e in result.events if isinstance(e, MovePlayed)), None)
             if played is None or result.game is None:
                 return _("You played {move}.", move=move)
             return _(
@@ -321,7 +322,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return self.service.takeback(view.id, interaction.guild_id, user_of(interaction.user))
 
         def ack(result: Result) -> Text:
-            if result.game is None or any(e.kind is EventKind.TAKEBACK_DONE for e in result.events):
+            if result.game is None or any(isinstance(e, TakebackDone) for e in result.events):
                 return _("You took back your last move.")
             game = result.game.game
             me = game.color_of(str(interaction.user.id))

@@ -141,7 +141,7 @@ def result_message(
     """The announcement at a game's end, with the rating changes (and a link to the game's replay page, if any)."""
     game = view.game
     lines = [f"🏁 {players_of(game, lang)}: {end_of(lang, game)} ({game.result})"]
-    changes = [e.text for e in events if e.kind is service.EventKind.RATING_CHANGED]
+    changes = [e.text for e in events if isinstance(e, service.RatingChanged)]
     reason = lang.say(Text(game.unrated_reason)) if game.unrated_reason else None
     if changes:
         lines.append(lang._("Ratings: {changes}", changes=" · ".join(changes)))

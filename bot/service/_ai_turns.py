@@ -22,8 +22,9 @@ from ai.api import GameInput, Limits, get_level
 from bot.bounded import BoundedDict
 from bot.i18n import _
 from bot.service._errors import GameOverError, PositionChangedError, ServiceError, StoreUnavailableError
+from bot.service._events import AiFailed, AiThinking, Result
 from bot.service._fairness import FairGate, Owner, ThinkBudget
-from bot.service._models import Event, EventKind, GameKind, GameState, Result
+from bot.service._models import GameKind, GameState
 from bot.service._ports import Busy, EventSink, MoveChooser
 from bot.settings import Settings
 from core import Color, RulesError
@@ -185,7 +186,7 @@ class AiTurns:
         if self._failed.get(game.id) != game.version:  # say it once, not at every retry
             self._failed[game.id] = game.version
             text = _("{name} could not choose a move; it will try again shortly", name=player.name)
-            await self._sink.publish(None, [Event(EventKind.AI_FAILED, text, game.id)])
+            await self._sink.publish(None, [AiFailed(text, game.id)])
         return None
 
     async def _think(self, turn: _Turn, level: str, request: GameInput, seed: int) -> str:
@@ -232,7 +233,7 @@ class AiTurns:
         turn.told_busy = True
         name = turn.game.player(turn.color).name
         text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
-        await self._sink.publish(None, [Event(EventKind.AI_THINKING, text, turn.game.id)])
+        await self._sink.publish(None, [AiThinking(text, turn.game.id)])
 
     def _limits(self, turn: _Turn, level: str) -> Limits:
         """The turn's limits (:func:`think_limits`); shorter for an owner over budget while others' turns wait."""

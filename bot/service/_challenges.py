@@ -18,16 +18,22 @@ from bot.service._errors import (
     ServiceError,
     UnknownChallengeError,
 )
+from bot.service._events import (
+    ChallengeAccepted,
+    ChallengeCancelled,
+    ChallengeCreated,
+    ChallengeDeclined,
+    ChallengeEvent,
+    ChallengeExpired,
+    Result,
+)
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import (
     Challenge,
     ChallengeStatus,
-    Event,
-    EventKind,
     GameKind,
     MessageRef,
     PlayerRef,
-    Result,
     User,
     new_id,
 )
@@ -36,16 +42,18 @@ from bot.service._transitions import Step, new_game
 from bot.settings import Settings
 from core import get_variant
 
-_CLOSED_KINDS = {
-    ChallengeStatus.DECLINED: EventKind.CHALLENGE_DECLINED,
-    ChallengeStatus.CANCELLED: EventKind.CHALLENGE_CANCELLED,
-    ChallengeStatus.EXPIRED: EventKind.CHALLENGE_EXPIRED,
+_CLOSED_KINDS: dict[ChallengeStatus, type[ChallengeEvent]] = {
+    ChallengeStatus.DECLINED: ChallengeDeclined,
+    ChallengeStatus.CANCELLED: ChallengeCancelled,
+    ChallengeStatus.EXPIRED: ChallengeExpired,
 }
 
 
-def challenge_event(kind: EventKind, text: str, challenge: Challenge, game_id: str | None = None) -> Event:
+def challenge_event(
+    kind: type[ChallengeEvent], text: str, challenge: Challenge, game_id: str | None = None
+) -> ChallengeEvent:
     """An event about ``challenge``, with its guild and channel so a front end can show it anywhere, any time."""
-    return Event(kind, text, game_id, challenge.id, guild_id=challenge.guild_id, channel_id=challenge.channel_id)
+    return kind(text, game_id, challenge_id=challenge.id, guild_id=challenge.guild_id, channel_id=challenge.channel_id)
 
 
 def accepted_game(challenge: Challenge, user: User, side: str, channel_id: str, now: float) -> tuple[Step, Challenge]:
@@ -67,7 +75,7 @@ def accepted_game(challenge: Challenge, user: User, side: str, channel_id: str, 
         unrated_reason=_("from a set-up position") if challenge.fen else None,
         rematch_of=challenge.rematch_of,
     )
-    accepted = challenge_event(EventKind.CHALLENGE_ACCEPTED, f"{user.name} accepted", challenge, step.after.id)
+    accepted = challenge_event(ChallengeAccepted, f"{user.name} accepted", challenge, step.after.id)
     closed = challenge.evolve(version=challenge.version + 1, status=ChallengeStatus.ACCEPTED, game_id=step.after.id)
     return Step(step.after, [accepted, *step.events]), closed
 
@@ -138,7 +146,7 @@ class Challenges:
         whom = opponent.name if opponent is not None else "anyone"
         where = " from a set-up position" if position else ""
         text = f"{challenger.name} challenges {whom} to {get_variant(variant_name).title}{where}"
-        return Result((challenge_event(EventKind.CHALLENGE_CREATED, text, challenge),), challenge=challenge)
+        return Result((challenge_event(ChallengeCreated, text, challenge),), challenge=challenge)
 
     async def get(self, challenge_id: str, guild_id: str | int | None = None) -> Challenge:
         """A challenge in any state, with where it is shown."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import json
 import secrets
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Self
 
 from core import Board, Color
@@ -294,44 +294,6 @@ class Challenge(_Evolving):
         return cls(**data, version=version, message=message)
 
 
-class EventKind(enum.Enum):
-    CHALLENGE_CREATED = "challenge_created"
-    CHALLENGE_ACCEPTED = "challenge_accepted"
-    CHALLENGE_DECLINED = "challenge_declined"
-    CHALLENGE_CANCELLED = "challenge_cancelled"
-    CHALLENGE_EXPIRED = "challenge_expired"
-    GAME_STARTED = "game_started"
-    MOVE_PLAYED = "move_played"
-    PASSED = "passed"
-    AI_THINKING = "ai_thinking"
-    AI_FAILED = "ai_failed"
-    DRAW_OFFERED = "draw_offered"
-    DRAW_DECLINED = "draw_declined"
-    TAKEBACK_REQUESTED = "takeback_requested"
-    TAKEBACK_DECLINED = "takeback_declined"
-    TAKEBACK_DONE = "takeback_done"
-    GAME_OVER = "game_over"
-    RATING_CHANGED = "rating_changed"
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something for the front end to show: a kind, a sentence for people, and details for rendering."""
-
-    kind: EventKind
-    text: str
-    game_id: str | None = None
-    challenge_id: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    """Details by kind: ``MOVE_PLAYED`` has ``move``, ``color`` (the mover's) and ``ai`` (whether the mover is an AI);
-    ``GAME_OVER`` has ``result``, ``termination`` and ``winner``; ``TAKEBACK_DONE`` has ``plies``; ``RATING_CHANGED``
-    has ``change`` (a :class:`RatingChange`). Observers such as the metrics read these, never the position."""
-    guild_id: str | None = None
-    """The guild the event happened in (set on challenge events, so a front end can show them after a restart)."""
-    channel_id: str | None = None
-    """The channel of the challenge (set on challenge events)."""
-
-
 @dataclass(frozen=True)
 class GameView:
     """A game as the front end shows it: the stored state plus what the board says about it now."""
@@ -367,15 +329,6 @@ class GameView:
             seconds_left=max(0.0, game.deadline - now) if active else 0.0,
             ascii=board.ascii(),
         )
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a service call returns: the game (or challenge) after the call and the events to show."""
-
-    events: tuple[Event, ...] = ()
-    game: GameView | None = None
-    challenge: Challenge | None = None
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from bot.service import _models as models
 from bot.service import _transitions
 from bot.service._ai_turns import AiTurns
 from bot.service._errors import PositionChangedError, UnknownGameError, creation_refused
+from bot.service._events import Event, Result
 from bot.service._limits import limit_reached, quotas
-from bot.service._models import GameState, GameView, Result
+from bot.service._models import GameState, GameView
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameRecords, MoveChooser
 from bot.service._standings import Standings
 from bot.service._transitions import Plan, Step
@@ -119,7 +120,7 @@ class Pipeline:
         self.ai.schedule(after)
         return self.observed(Result(tuple(step.events + extra), GameView.of(after, now)))
 
-    async def _save(self, before: GameState, after: GameState) -> tuple[GameState, list[models.Event]]:
+    async def _save(self, before: GameState, after: GameState) -> tuple[GameState, list[Event]]:
         """Store a transition; a game's end also settles result, history and ratings in the same write."""
         if after.is_active:
             await self._store.save_game(before, after)

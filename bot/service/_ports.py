@@ -12,7 +12,8 @@ from typing import Protocol, runtime_checkable
 
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import GameReview
-from bot.service._models import Challenge, Event, GameState, GameView, MessageRef, Rating
+from bot.service._events import Event
+from bot.service._models import Challenge, GameState, GameView, MessageRef, Rating
 
 
 class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, not an error

@@ -20,8 +20,9 @@ from bot.service import _models as models
 from bot.service import _options, _transitions
 from bot.service._challenges import Challenges, accepted_game
 from bot.service._errors import ServiceError, UnknownGameError
+from bot.service._events import Result
 from bot.service._limits import RateLimits
-from bot.service._models import GameState, GameView, Result, User
+from bot.service._models import GameState, GameView, User
 from bot.service._pdn import game_pdn
 from bot.service._pipeline import Clock, Pipeline, Room
 from bot.service._ports import (

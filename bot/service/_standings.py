@@ -9,9 +9,8 @@ from typing import Protocol
 from bot.i18n import _
 from bot.service import _ratings
 from bot.service._errors import StoreUnavailableError
+from bot.service._events import Event, RatingChanged
 from bot.service._models import (
-    Event,
-    EventKind,
     GameKind,
     GameState,
     LeaderboardEntry,
@@ -116,7 +115,7 @@ class Standings:
                 changes.append(change)
                 if scope == GLOBAL_SCOPE:
                     text = f"{player.name}: {round(mine.rating)} → {round(new.rating)} ({change.delta:+.0f})"
-                    events.append(Event(EventKind.RATING_CHANGED, text, game.id, data={"change": change}))
+                    events.append(RatingChanged(text, game.id, change=change))
         settled = game.evolve(rating_changes=tuple(changes))
         return settled, Settlement(ratings=tuple(updates), pair_day=(a, b, day, count)), events
 

@@ -15,7 +15,20 @@ from typing import Any
 
 from bot.i18n import _
 from bot.service import _errors as errors
-from bot.service._models import Event, EventKind, GameKind, GameState, PlayerRef, Status, User, color_name
+from bot.service._events import (
+    AiThinking,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    GameOver,
+    GameStarted,
+    MovePlayed,
+    Passed,
+    TakebackDeclined,
+    TakebackDone,
+    TakebackRequested,
+)
+from bot.service._models import GameKind, GameState, PlayerRef, Status, User, color_name
 from bot.service._wording import end_text, side_name
 from core import PASS, Board, Color, IllegalMoveError, Move, Outcome, RulesError, Termination
 
@@ -68,7 +81,7 @@ def new_game(
         deadline=now + turn_time,
         **details,
     )
-    events = [Event(EventKind.GAME_STARTED, f"{black.name} (Black) vs {white.name} (White)", game.id)]
+    events: list[Event] = [GameStarted(f"{black.name} (Black) vs {white.name} (White)", game.id)]
     game = game.evolve(moves=tuple(auto_pass(game, board, events)))
     if ai_to_move(game, board):
         events.append(thinking(game, board))
@@ -109,7 +122,7 @@ def offer_draw(game: GameState, now: float, user: User) -> Step:
     if game.draw_offer == color_name(color):
         raise errors.InvalidRequestError(_("you have already offered a draw"))
     after = touch(game, now, draw_offer=color_name(color))
-    return Step(after, [Event(EventKind.DRAW_OFFERED, _("{name} offers a draw", name=user.name), game.id)])
+    return Step(after, [DrawOffered(_("{name} offers a draw", name=user.name), game.id)])
 
 
 def accept_draw(game: GameState, now: float, user: User) -> Step:
@@ -120,7 +133,7 @@ def accept_draw(game: GameState, now: float, user: User) -> Step:
 def decline_draw(game: GameState, now: float, user: User) -> Step:
     answering(game, user, game.draw_offer, _("your opponent has not offered a draw"))
     after = touch(game, now, draw_offer=None)
-    return Step(after, [Event(EventKind.DRAW_DECLINED, _("{name} declines the draw", name=user.name), game.id)])
+    return Step(after, [DrawDeclined(_("{name} declines the draw", name=user.name), game.id)])
 
 
 def takeback(game: GameState, now: float, user: User) -> Step:
@@ -133,7 +146,7 @@ def takeback(game: GameState, now: float, user: User) -> Step:
         raise errors.InvalidRequestError(_("you have already asked to take your move back"))
     after = touch(game, now, takeback_offer=color_name(color))
     text = _("{name} asks to take their last move back", name=user.name)
-    return Step(after, [Event(EventKind.TAKEBACK_REQUESTED, text, game.id)])
+    return Step(after, [TakebackRequested(text, game.id)])
 
 
 def accept_takeback(game: GameState, now: float, user: User) -> Step:
@@ -144,7 +157,7 @@ def accept_takeback(game: GameState, now: float, user: User) -> Step:
 def decline_takeback(game: GameState, now: float, user: User) -> Step:
     answering(game, user, game.takeback_offer, _("your opponent has not asked for a takeback"))
     after = touch(game, now, takeback_offer=None)
-    return Step(after, [Event(EventKind.TAKEBACK_DECLINED, _("{name} declines the takeback", name=user.name), game.id)])
+    return Step(after, [TakebackDeclined(_("{name} declines the takeback", name=user.name), game.id)])
 
 
 def timeout(game: GameState, now: float) -> Step:
@@ -162,10 +175,8 @@ def play(game: GameState, board: Board, move: Move, now: float) -> Step:
     mover = board.turn
     who = game.player(mover)
     board.push(move)
-    data = {"move": move.text(), "color": color_name(mover), "ai": who.is_ai}
-    events = [
-        Event(EventKind.MOVE_PLAYED, _("{name} played {move}", name=who.name, move=move.text()), game.id, data=data)
-    ]
+    text = _("{name} played {move}", name=who.name, move=move.text())
+    events: list[Event] = [MovePlayed(text, game.id, move=move.text(), color=color_name(mover), ai=who.is_ai)]
     played = [move.text(), *auto_pass(game, board, events)]
     offer = game.draw_offer if game.draw_offer == color_name(mover) else None  # a reply declines an offer
     after = game.evolve(
@@ -188,9 +199,7 @@ def auto_pass(game: GameState, board: Board, events: list[Event]) -> list[str]:
     """Play the pass of every blocked side (in the variants where a side passes); returns their texts."""
     passes: list[str] = []
     while board.outcome() is None and board.legal_moves == [PASS]:
-        events.append(
-            Event(EventKind.PASSED, _("{name} cannot move and passes", name=game.player(board.turn).name), game.id)
-        )
+        events.append(Passed(_("{name} cannot move and passes", name=game.player(board.turn).name), game.id))
         board.push(PASS)
         passes.append(PASS.text())
     return passes
@@ -209,8 +218,10 @@ def end(game: GameState, outcome: Outcome, now: float, events: list[Event]) -> S
         draw_offer=None,
         takeback_offer=None,
     )
-    data = {"result": after.result, "termination": after.termination, "winner": after.winner}
-    return Step(after, [*events, Event(EventKind.GAME_OVER, outcome.describe(), game.id, data=data)])
+    over = GameOver(
+        outcome.describe(), game.id, result=after.result, termination=after.termination, winner=after.winner
+    )
+    return Step(after, [*events, over])
 
 
 def _agreed_draw(game: GameState, now: float) -> Step:
@@ -244,8 +255,7 @@ def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str) ->
         takebacks=game.takebacks + 1,
         rated=False if game.kind is GameKind.AI else game.rated,
     )
-    data = {"plies": len(game.moves) - len(moves)}
-    return Step(after, [Event(EventKind.TAKEBACK_DONE, text, game.id, data=data)])
+    return Step(after, [TakebackDone(text, game.id, plies=len(game.moves) - len(moves))])
 
 
 def ai_to_move(game: GameState, board: Board) -> bool:
@@ -253,7 +263,7 @@ def ai_to_move(game: GameState, board: Board) -> bool:
 
 
 def thinking(game: GameState, board: Board) -> Event:
-    return Event(EventKind.AI_THINKING, _("{name} is thinking…", name=game.player(board.turn).name), game.id)
+    return AiThinking(_("{name} is thinking…", name=game.player(board.turn).name), game.id)
 
 
 def rematch_sides(game: GameState, user: User) -> tuple[PlayerRef, str]:

@@ -27,7 +27,7 @@ from ai.api import GameInput, Limits
 from bot.pool import AiTimeoutError, AiUnavailableError, QueueBackend, QueueCounters, WorkerBeat
 from bot.pool._queue_wire import QUEUE_NAME, SEARCH_FUNCTION, WORKER_KEY_PREFIX, dump_job, job_id, job_payload
 from bot.redis_process import EmbeddedRedis
-from bot.service import EventKind, GameService, User
+from bot.service import GameService, MovePlayed, User
 from bot.store import RedisGameStore
 from core import Board
 from tests.bot.pool import queue_support
@@ -190,7 +190,7 @@ async def test_two_bots_asking_for_one_turn_share_its_job_and_the_game_gets_one_
         )
         view = await first.state(game_id)
         assert len(view.game.moves) == 1 and view.version == 2, "one move, applied once"
-        played = [e for e in first_log.events + second_log.events if e.kind is EventKind.MOVE_PLAYED]
+        played = [e for e in first_log.events + second_log.events if isinstance(e, MovePlayed)]
         assert len(played) == 1, "the duplicate result changed nothing"
     finally:
         await first.close()

@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 
 from ai.api import GameInput, Limits, SearchResult
 from bot.pool import AiPool
-from bot.service import EventKind, GameService, LimitReachedError, RateLimitedError, User
+from bot.service import AiFailed, AiThinking, GameService, LimitReachedError, RateLimitedError, User
 from bot.service import _ai_turns as ai_turns
 from bot.service._fairness import FairGate, ThinkBudget
 from core import get_variant
@@ -74,7 +74,7 @@ async def test_a_second_player_is_served_before_the_first_players_other_turns(
         await eventually(lambda c=count: service.ai_turns_in_flight == 4 - c, what="the turn applied")  # type: ignore[misc]
         order.extend(g for g in await moved() if g not in order)
     assert order == [ann[0], bob, ann[1], ann[2]], "Bob's turn went before Ann's second and third"
-    assert not [e for e in events.events if e.kind is EventKind.AI_FAILED], "nobody was refused"
+    assert not [e for e in events.events if isinstance(e, AiFailed)], "nobody was refused"
 
 
 async def test_a_game_that_ends_while_its_turn_waits_gives_its_place_on(make_service: ServiceFactory) -> None:
@@ -236,9 +236,9 @@ async def test_a_busy_chooser_is_asked_again_and_the_player_told_once(
     game = await open_ai_game(service, ANN, "c1")
     await ai_idle(service)
     assert len((await service.state(game)).game.moves) == 1, "the AI moved once the chooser had room"
-    kinds = [e.kind for e in events.events]
-    assert EventKind.AI_FAILED not in kinds
-    told = [e for e in events.events if e.kind is EventKind.AI_THINKING]
+    kinds = [type(e) for e in events.events]
+    assert AiFailed not in kinds
+    told = [e for e in events.events if isinstance(e, AiThinking)]
     assert len(told) == 1 and "busy" in told[0].text and told[0].game_id == game
 
 
@@ -257,8 +257,8 @@ async def test_a_full_process_pool_is_waited_out_not_refused(make_service: Servi
     finally:
         await pool.close()
     assert len((await service.state(game)).game.moves) == 1, "the AI moved once the pool had room"
-    kinds = [e.kind for e in events.events]
-    assert EventKind.AI_FAILED not in kinds and kinds.count(EventKind.AI_THINKING) == 1, "told once, never refused"
+    kinds = [type(e) for e in events.events]
+    assert AiFailed not in kinds and kinds.count(AiThinking) == 1, "told once, never refused"
 
 
 async def test_a_long_wait_for_the_ai_is_said_once(
@@ -269,11 +269,11 @@ async def test_a_long_wait_for_the_ai_is_said_once(
     service = make_service(chooser_=chooser)
     await open_ai_game(service, ANN, "ann")
     bob = await open_ai_game(service, BOB, "bob")
-    await eventually(lambda: any(e.kind is EventKind.AI_THINKING for e in events.events), what="the notice")
+    await eventually(lambda: any(isinstance(e, AiThinking) for e in events.events), what="the notice")
     await chooser.let_through(1)
     await chooser.let_through(2)
     await ai_idle(service)
-    told = [e for e in events.events if e.kind is EventKind.AI_THINKING]
+    told = [e for e in events.events if isinstance(e, AiThinking)]
     assert [e.game_id for e in told] == [bob], "only the waiting turn is told, once"
     assert "busy with other games" in told[0].text and "AI (hard)" in told[0].text
 

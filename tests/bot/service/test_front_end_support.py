@@ -9,12 +9,15 @@ import redis.asyncio as aioredis
 
 from ai.api import GameInput, Limits, SearchResult
 from bot.service import (
+    AiFailed,
     AlreadyPlayingError,
+    ChallengeCreated,
+    ChallengeExpired,
     ChallengeStatus,
-    EventKind,
     GameService,
     InvalidRequestError,
     MessageRef,
+    MovePlayed,
     OtherGuildError,
     UnknownChallengeError,
     UnknownGameError,
@@ -72,13 +75,13 @@ async def test_challenge_events_say_where_and_the_challenge_can_be_read_in_any_s
     assert offer.challenge is not None
     cid = offer.challenge.id
     (created,) = offer.events
-    assert (created.kind, created.guild_id, created.channel_id) == (EventKind.CHALLENGE_CREATED, GUILD, CHANNEL)
+    assert (type(created), created.guild_id, created.channel_id) == (ChallengeCreated, GUILD, CHANNEL)
 
     await service.set_challenge_message(cid, 555, 777)
     clock.advance(service.settings.challenge_ttl + 1)
     await service.sweep()
     expired = events.events[-1]
-    assert (expired.kind, expired.guild_id, expired.channel_id) == (EventKind.CHALLENGE_EXPIRED, GUILD, CHANNEL)
+    assert (type(expired), expired.guild_id, expired.channel_id) == (ChallengeExpired, GUILD, CHANNEL)
 
     stored = await service.get_challenge(cid)
     assert stored.status is ChallengeStatus.EXPIRED and stored.message == MessageRef("555", "777")
@@ -159,7 +162,7 @@ async def test_the_sweeper_retries_an_ai_turn_that_failed(
     start = await service.play_ai(GUILD, CHANNEL, ANN, "easy", color="white")  # the AI (Black) opens
     assert start.game is not None
     await ai_idle(service)
-    assert [e.kind for e in events.events] == [EventKind.AI_FAILED]
+    assert [type(e) for e in events.events] == [AiFailed]
     assert (await service.state(start.game.id)).game.moves == (), "stuck: nobody is thinking"
 
     await service.sweep()
@@ -172,8 +175,8 @@ async def test_the_sweeper_retries_an_ai_turn_that_failed(
         await ai_idle(service)
     view = await service.state(start.game.id)
     assert len(view.game.moves) == 1 and view.to_move.id == ANN.id, "the AI moved after all"
-    assert [e.kind for e in events.events].count(EventKind.AI_FAILED) == 1, "the failure is said once"
-    assert events.events[-1].kind is EventKind.MOVE_PLAYED
+    assert [type(e) for e in events.events].count(AiFailed) == 1, "the failure is said once"
+    assert isinstance(events.events[-1], MovePlayed)
 
     clock.advance(service.settings.ai_retry_after + 1)
     calls = flaky.calls

@@ -8,11 +8,18 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.service import (
-    EventKind,
+    AiThinking,
+    ChallengeAccepted,
+    DrawOffered,
     GameKind,
+    GameOver,
     GameService,
+    GameStarted,
     GameView,
+    MovePlayed,
+    Passed,
     PositionChangedError,
+    TakebackRequested,
     User,
 )
 from core import Board
@@ -30,7 +37,7 @@ async def start_human_game(service: GameService, **options: object) -> GameView:
     assert result.challenge is not None
     accepted = await service.accept(result.challenge.id, GUILD, BOB)
     assert accepted.game is not None
-    assert [e.kind for e in accepted.events] == [EventKind.CHALLENGE_ACCEPTED, EventKind.GAME_STARTED]
+    assert [type(e) for e in accepted.events] == [ChallengeAccepted, GameStarted]
     return accepted.game
 
 
@@ -44,7 +51,7 @@ async def play_out(service: GameService, view: GameView, seed: int) -> GameView:
     while view.game.is_active:
         result = await service.move(view.id, GUILD, user_to_move(view), rng.choice(view.legal_moves))
         assert result.game is not None
-        assert result.events[0].kind is EventKind.MOVE_PLAYED
+        assert isinstance(result.events[0], MovePlayed)
         view = result.game
     return view
 
@@ -94,7 +101,7 @@ async def test_moves_by_index_with_version(service: GameService) -> None:
 async def test_whole_game_against_the_ai(service: GameService, events: EventLog) -> None:
     start = await service.play_ai(GUILD, CHANNEL, ANN, "easy", color="white")
     assert start.game is not None and not start.game.game.rated
-    assert [e.kind for e in start.events] == [EventKind.GAME_STARTED, EventKind.AI_THINKING]
+    assert [type(e) for e in start.events] == [GameStarted, AiThinking]
     await ai_idle(service)
     view = await service.state(start.game.id)
     assert len(view.game.moves) == 1 and view.to_move.id == ANN.id  # the AI (Black) has moved
@@ -102,10 +109,10 @@ async def test_whole_game_against_the_ai(service: GameService, events: EventLog)
     while view.game.is_active:
         result = await service.move(view.id, GUILD, ANN, rng.randrange(len(view.legal_moves)), version=view.version)
         if result.game is not None and result.game.game.is_active:
-            assert result.events[-1].kind is EventKind.AI_THINKING
+            assert isinstance(result.events[-1], AiThinking)
         await ai_idle(service)
         view = await service.state(view.id)
-    assert any(e.kind is EventKind.MOVE_PLAYED and e.text.startswith("AI (easy)") for e in events.events)
+    assert any(isinstance(e, MovePlayed) and e.text.startswith("AI (easy)") for e in events.events)
     stats = await service.stats(ANN.id, guild_id=GUILD)
     assert stats.rating.games == 0  # not on the human ladder
     assert sum(stats.versus_bot["easy"]) == 1
@@ -118,7 +125,7 @@ async def test_blocked_side_passes_automatically_in_mini(service: GameService) -
     result = await service.move(start.game.id, GUILD, ANN, "8-11")
     assert result.game is not None
     assert result.game.game.moves == ("8-11", "pass")
-    assert [e.kind for e in result.events] == [EventKind.MOVE_PLAYED, EventKind.PASSED]
+    assert [type(e) for e in result.events] == [MovePlayed, Passed]
     assert result.game.to_move.id == ANN.id  # White passed: Black moves again
     view = result.game
     rng = random.Random(1)
@@ -136,13 +143,13 @@ async def test_exhibition_plays_itself_out(service: GameService, events: EventLo
     await ai_idle(service)
     view = await service.state(start.game.id)
     assert not view.game.is_active and view.game.moves
-    assert events.events[-1].kind is EventKind.GAME_OVER
+    assert isinstance(events.events[-1], GameOver)
 
 
 async def test_draw_offer_accept_and_decline(service: GameService) -> None:
     view = await start_human_game(service)
     offered = await service.offer_draw(view.id, GUILD, ANN)
-    assert offered.events[0].kind is EventKind.DRAW_OFFERED and offered.game is not None
+    assert isinstance(offered.events[0], DrawOffered) and offered.game is not None
     declined = await service.decline_draw(view.id, GUILD, BOB)
     assert declined.game is not None and declined.game.game.draw_offer is None
     await service.offer_draw(view.id, GUILD, BOB)
@@ -155,7 +162,7 @@ async def test_takeback_between_people_needs_consent(service: GameService) -> No
     view = await start_human_game(service)
     await service.move(view.id, GUILD, ANN, "11-15")
     asked = await service.takeback(view.id, GUILD, ANN)
-    assert asked.events[0].kind is EventKind.TAKEBACK_REQUESTED
+    assert isinstance(asked.events[0], TakebackRequested)
     assert asked.game is not None and asked.game.game.moves == ("11-15",)
     done = await service.accept_takeback(view.id, GUILD, BOB)
     assert done.game is not None and done.game.game.moves == () and done.game.to_move.id == ANN.id

@@ -9,7 +9,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.metrics import Metrics
-from bot.service import Event, EventKind, IllegalMoveError
+from bot.service import ChallengeAccepted, ChallengeCreated, Event, GameOver, GameStarted, IllegalMoveError, MovePlayed
 
 from .conftest import EventLog, ServiceFactory, ai_idle
 from .test_games import ANN, BOB, GUILD, start_human_game
@@ -24,8 +24,8 @@ class Heard:
     def __call__(self, events: Sequence[Event]) -> None:
         self.batches.append(tuple(events))
 
-    def kinds(self) -> list[EventKind]:
-        return [e.kind for batch in self.batches for e in batch]
+    def kinds(self) -> list[type[Event]]:
+        return [type(e) for batch in self.batches for e in batch]
 
 
 def samples(metrics: Metrics) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -49,10 +49,10 @@ async def test_requests_and_background_steps_are_observed_once(make_service: Ser
     await ai_idle(service)
 
     kinds = heard.kinds()
-    assert kinds[:3] == [EventKind.CHALLENGE_CREATED, EventKind.CHALLENGE_ACCEPTED, EventKind.GAME_STARTED]
-    assert (kinds.count(EventKind.MOVE_PLAYED), kinds.count(EventKind.GAME_OVER)) == (3, 1)
-    background = [e for e in events.events if e.kind is EventKind.MOVE_PLAYED]
-    assert len(background) == 1 and background[0].data["ai"], "the sink hears the AI's move once, as before"
+    assert kinds[:3] == [ChallengeCreated, ChallengeAccepted, GameStarted]
+    assert (kinds.count(MovePlayed), kinds.count(GameOver)) == (3, 1)
+    background = [e for e in events.events if isinstance(e, MovePlayed)]
+    assert len(background) == 1 and background[0].ai, "the sink hears the AI's move once, as before"
     counted = samples(metrics)
     assert counted[("kingme_moves_total", (("player", "human"),))] == 2
     assert counted[("kingme_moves_total", (("player", "ai"),))] == 1

@@ -7,9 +7,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.service import (
+    ChallengeExpired,
     ChallengeStatus,
-    EventKind,
+    GameOver,
     GameService,
+    RatingChanged,
     Sweeper,
     UnknownChallengeError,
 )
@@ -33,9 +35,7 @@ async def test_overdue_game_is_lost_on_time_by_the_side_to_move(
     final = await service.state(view.id)
     assert final.game.termination == "time" and final.game.winner == "white"  # Black (Ann) was to move
     assert final.game.end_text == "White wins: Black ran out of time"
-    assert events.events[-1].kind is EventKind.RATING_CHANGED or any(
-        e.kind is EventKind.GAME_OVER for e in events.events
-    )
+    assert isinstance(events.events[-1], RatingChanged) or any(isinstance(e, GameOver) for e in events.events)
     assert (await service.stats(ANN.id)).rating.games == 1
     assert await Sweeper(service).run_once() == 0  # nothing left to do, nothing done twice
     assert (await service.stats(ANN.id)).rating.games == 1
@@ -59,7 +59,7 @@ async def test_expired_challenge_is_cancelled(service: GameService, clock: Clock
     swept = await service.sweep()
     assert len(swept) == 1 and swept[0].challenge is not None
     assert swept[0].challenge.status is ChallengeStatus.EXPIRED
-    assert events.events[-1].kind is EventKind.CHALLENGE_EXPIRED
+    assert isinstance(events.events[-1], ChallengeExpired)
     assert await service.challenges_of(BOB.id) == []
     with pytest.raises(UnknownChallengeError, match="no longer open"):
         await service.accept(result.challenge.id, GUILD, BOB)

@@ -8,7 +8,23 @@ from __future__ import annotations
 import pytest
 
 import bot.service as api
-from bot.service import EventKind, GameKind, GameState, PlayerRef, Status, User
+from bot.service import (
+    AiThinking,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    GameKind,
+    GameOver,
+    GameStarted,
+    GameState,
+    MovePlayed,
+    Passed,
+    PlayerRef,
+    Status,
+    TakebackDone,
+    TakebackRequested,
+    User,
+)
 from bot.service import _transitions as t
 from core import Board
 
@@ -34,14 +50,14 @@ def against_ai(ann: str = "black", fen: str | None = None, variant: str = "ameri
     return t.new_game("g2", GameKind.AI, "guild", "chan", board, black, white, TURN, NOW)
 
 
-def kinds(step: t.Step) -> list[EventKind]:
-    return [e.kind for e in step.events]
+def kinds(step: t.Step) -> list[type[Event]]:
+    return [type(e) for e in step.events]
 
 
 def test_a_new_game_says_it_started_and_whether_the_ai_thinks() -> None:
-    assert kinds(against_ai("black")) == [EventKind.GAME_STARTED]
+    assert kinds(against_ai("black")) == [GameStarted]
     started = against_ai("white")
-    assert kinds(started) == [EventKind.GAME_STARTED, EventKind.AI_THINKING]
+    assert kinds(started) == [GameStarted, AiThinking]
     game = started.after
     assert (game.version, game.moves, game.deadline, game.created_at) == (1, (), NOW + TURN, NOW)
     assert game.awaiting_ai
@@ -54,8 +70,8 @@ def test_playing_a_move_gives_the_next_version_and_says_who_moved() -> None:
     after = step.after
     assert (after.moves, after.version, after.updated_at, after.deadline) == (("11-15",), 2, later, later + TURN)
     (played,) = step.events
-    assert played.kind is EventKind.MOVE_PLAYED and played.text == "Ann played 11-15"
-    assert played.data == {"move": "11-15", "color": "black", "ai": False}
+    assert isinstance(played, MovePlayed) and played.text == "Ann played 11-15"
+    assert (played.move, played.color, played.ai) == ("11-15", "black", False)
     assert game.moves == () and game.version == 1, "the state it started from is unchanged"
 
 
@@ -82,9 +98,11 @@ def test_short_capture_text_that_fits_two_paths_is_ambiguous() -> None:
 def test_a_move_against_the_ai_hands_it_the_turn_and_the_ai_move_says_so() -> None:
     game = against_ai("black").after
     step = t.move(game, NOW, ANN, "11-15")
-    assert kinds(step) == [EventKind.MOVE_PLAYED, EventKind.AI_THINKING]
+    assert kinds(step) == [MovePlayed, AiThinking]
     answer = t.ai_move(step.after, NOW + 1, "22-18")
-    assert answer.events[0].data == {"move": "22-18", "color": "white", "ai": True}
+    assert answer.events[0] == MovePlayed(
+        answer.events[0].text, answer.events[0].game_id, move="22-18", color="white", ai=True
+    )
     assert answer.events[0].text == "AI (easy) played 22-18"
     with pytest.raises(api.IllegalMoveError, match="the AI chose an illegal move"):
         t.ai_move(step.after, NOW, "11-15")
@@ -94,7 +112,7 @@ def test_a_blocked_side_passes_automatically() -> None:
     game = people(MINI_PASS_FEN, "mini")
     step = t.move(game, NOW, ANN, "8-11")
     assert step.after.moves == ("8-11", "pass")
-    assert kinds(step) == [EventKind.MOVE_PLAYED, EventKind.PASSED]
+    assert kinds(step) == [MovePlayed, Passed]
     assert step.events[1].text == "Bob cannot move and passes"
     assert step.after.turn is game.turn, "Black moves again"
 
@@ -106,8 +124,9 @@ def test_resigning_ends_the_game_with_its_outcome() -> None:
     assert after.status is Status.FINISHED and after.version == game.version + 1
     assert (after.result, after.termination, after.winner, after.ended_at) == ("0-1", "resignation", "white", NOW + 5)
     (over,) = step.events
-    assert over.kind is EventKind.GAME_OVER and over.text == after.end_text
-    assert over.data == {"result": "0-1", "termination": "resignation", "winner": "white"}
+    assert isinstance(over, GameOver) and over.text == after.end_text
+    assert isinstance(over, GameOver)
+    assert (over.result, over.termination, over.winner) == ("0-1", "resignation", "white")
     with pytest.raises(api.GameOverError, match="over"):
         t.active(after)
 
@@ -115,13 +134,13 @@ def test_resigning_ends_the_game_with_its_outcome() -> None:
 def test_draw_offers_declined_accepted_and_answered_by_a_move() -> None:
     game = people()
     offered = t.offer_draw(game, NOW, ANN)
-    assert kinds(offered) == [EventKind.DRAW_OFFERED] and offered.after.draw_offer == "black"
+    assert kinds(offered) == [DrawOffered] and offered.after.draw_offer == "black"
     with pytest.raises(api.InvalidRequestError, match="already offered"):
         t.offer_draw(offered.after, NOW, ANN)
     with pytest.raises(api.NoOfferError, match="not offered"):
         t.accept_draw(offered.after, NOW, ANN)  # your own offer
     declined = t.decline_draw(offered.after, NOW, BOB)
-    assert declined.after.draw_offer is None and kinds(declined) == [EventKind.DRAW_DECLINED]
+    assert declined.after.draw_offer is None and kinds(declined) == [DrawDeclined]
     with pytest.raises(api.NoOfferError):
         t.decline_draw(declined.after, NOW, BOB)
 
@@ -129,7 +148,7 @@ def test_draw_offers_declined_accepted_and_answered_by_a_move() -> None:
     assert t.move(mine, NOW, BOB, "22-18").after.draw_offer is None, "a reply declines the offer"
     for agreed in (t.accept_draw(mine, NOW, BOB), t.offer_draw(mine, NOW, BOB)):  # both offered: a draw
         assert agreed.after.result == "1/2-1/2" and agreed.after.termination == "draw agreed"
-        assert kinds(agreed) == [EventKind.GAME_OVER]
+        assert kinds(agreed) == [GameOver]
     with pytest.raises(api.InvalidRequestError, match="does not accept draw offers"):
         t.offer_draw(against_ai().after, NOW, ANN)
 
@@ -139,14 +158,16 @@ def test_takebacks_between_people_need_consent() -> None:
     with pytest.raises(api.NothingToTakeBackError):
         t.takeback(game, NOW, BOB)  # Bob has not moved
     asked = t.takeback(game, NOW, ANN)
-    assert kinds(asked) == [EventKind.TAKEBACK_REQUESTED] and asked.after.moves == ("11-15",)
+    assert kinds(asked) == [TakebackRequested] and asked.after.moves == ("11-15",)
     with pytest.raises(api.InvalidRequestError, match="already asked"):
         t.takeback(asked.after, NOW, ANN)
     assert t.decline_takeback(asked.after, NOW, BOB).after.takeback_offer is None
     done = t.accept_takeback(asked.after, NOW + 9, BOB)
     assert done.after.moves == () and done.after.takebacks == 1 and done.after.rated
     assert done.after.deadline == NOW + 9 + TURN
-    assert kinds(done) == [EventKind.TAKEBACK_DONE] and done.events[0].data == {"plies": 1}
+    assert kinds(done) == [TakebackDone] and done.events[0] == TakebackDone(
+        done.events[0].text, done.events[0].game_id, plies=1
+    )
     with pytest.raises(api.NoOfferError, match="not asked"):
         t.accept_takeback(game, NOW, BOB)
 
@@ -156,7 +177,9 @@ def test_a_takeback_against_the_ai_is_immediate_and_unrates_the_game() -> None:
     game = t.ai_move(t.move(game, NOW, ANN, "11-15").after, NOW, "22-18").after
     done = t.takeback(game, NOW, ANN)
     assert done.after.moves == () and not done.after.rated
-    assert done.events[0].data == {"plies": 2}, "the AI's answer goes too"
+    assert done.events[0] == TakebackDone(done.events[0].text, done.events[0].game_id, plies=2), (
+        "the AI's answer goes too"
+    )
 
 
 def test_the_timeout_plan_ends_only_an_overdue_game() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from ai.api import GameInput, Limits, SearchResult
 from bot.bounded import BoundedDict
-from bot.service import EventKind, GameService
+from bot.service import AiFailed, GameService
 from bot.service import _ai_turns as ai_turns
 from bot.service import _pipeline as pipeline_module
 from tests.bot.service.conftest import Clock, EventLog, ServiceFactory, ai_idle
@@ -58,7 +58,7 @@ async def test_announced_ai_failures_are_remembered_within_a_bound(
     service: GameService = make_service(chooser_=BrokenChooser(), ai_retry_after=1.0)
 
     def failures() -> int:
-        return sum(e.kind is EventKind.AI_FAILED for e in events.events)
+        return sum(isinstance(e, AiFailed) for e in events.events)
 
     for channel in ("c1", "c2", "c3"):  # the AI plays Black and moves first
         await service.play_ai(GUILD, channel, ANN, "easy", color="white")

@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import BusyLoadingError, ResponseError
 
 from bot.redis_process import EmbeddedRedis
-from bot.service import EventKind, GameService, StoreUnavailableError, UnknownGameError, User
+from bot.service import ChallengeExpired, GameService, StoreUnavailableError, UnknownGameError, User
 from bot.store import NAMESPACE, RedisGameStore, connect
 from bot.store._connection import is_unavailable
 from bot.store._redis_base import CHALLENGE_GRACE, CLOSED_CHALLENGE_KEPT
@@ -36,7 +36,7 @@ async def test_a_pending_challenge_expires_in_redis_by_itself(
 
     clock.advance(service.settings.challenge_ttl + 1)  # the sweeper still announces the expiry first
     [swept] = await service.sweep()
-    assert events.events[-1].kind is EventKind.CHALLENGE_EXPIRED and swept.challenge is not None
+    assert isinstance(events.events[-1], ChallengeExpired) and swept.challenge is not None
     assert CLOSED_CHALLENGE_KEPT - 5 <= await redis_client.ttl(challenge) <= CLOSED_CHALLENGE_KEPT
 
 

@@ -24,9 +24,11 @@ import redis.asyncio as aioredis
 from ai.api import levels
 from bot.pool import AiPool
 from bot.redis_process import EmbeddedRedis
-from bot.service import GameService, GameView, User
+from bot.service import ChannelId, GameId, GameService, GameView, GuildId, User
 from bot.settings import Settings
 from bot.store import RedisGameStore
+
+GUILD = GuildId("bench")
 
 
 async def commandstats(client: aioredis.Redis) -> dict[str, int]:
@@ -42,9 +44,9 @@ async def start_games(service: GameService, n: int) -> list[tuple[GameView, User
     games = []
     for i in range(n):
         a, b = User(f"a{i}", f"A{i}"), User(f"b{i}", f"B{i}")
-        challenge = (await service.challenge("bench", f"ch{i}", a, b, color="black")).challenge
+        challenge = (await service.challenge(GUILD, ChannelId(f"ch{i}"), a, b, color="black")).challenge
         assert challenge is not None
-        view = (await service.accept(challenge.id, "bench", b)).game
+        view = (await service.accept(challenge.id, GUILD, b)).game
         assert view is not None
         games.append((view, a, b))
     return games
@@ -56,12 +58,12 @@ async def bench_moves(service: GameService, client: aioredis.Redis, n_games: int
     views = {view.id: view for view, _, _ in games}
     users = {view.id: (a, b) for view, a, b in games}
 
-    async def one_move(game_id: str) -> int:
+    async def one_move(game_id: GameId) -> int:
         view = views[game_id]
         if not view.game.is_active:
             return 0
         a, b = users[game_id]
-        result = await service.move(game_id, "bench", a if view.to_move.id == a.id else b, rng.choice(view.legal_moves))
+        result = await service.move(game_id, GUILD, a if view.to_move.id == a.id else b, rng.choice(view.legal_moves))
         assert result.game is not None
         views[game_id] = result.game
         return 1
@@ -102,7 +104,9 @@ async def bench_loop_lag(service: GameService, exhibitions: int, level: str, sec
     tick = asyncio.create_task(ticker())
     ids = []
     for i in range(exhibitions):
-        result = await service.exhibition("bench", f"ex{i}", level, level, variant="american", think_time=think_time)
+        result = await service.exhibition(
+            GUILD, ChannelId(f"ex{i}"), level, level, variant="american", think_time=think_time
+        )
         assert result.game is not None
         ids.append(result.game.id)
     await asyncio.sleep(seconds)

@@ -30,7 +30,7 @@ from discord.ext import commands
 from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog
 from bot.metrics import Metrics
 from bot.public import game_path, leaderboard_path, public_url
-from bot.service import Event, EventSink, GameService, GameView
+from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -87,10 +87,10 @@ class PublicPages:
 
     base_url: str | None
 
-    def game(self, game_id: str) -> str | None:
+    def game(self, game_id: GameId) -> str | None:
         return self._url(game_path(game_id))
 
-    def leaderboard(self, guild_id: int | None, variant: str) -> str | None:
+    def leaderboard(self, guild_id: GuildId | None, variant: str) -> str | None:
         return self._url(leaderboard_path(guild_id, variant))
 
     def _url(self, path: str) -> str | None:

@@ -24,12 +24,16 @@ from bot.games._render import closed_challenge_content, result_message
 from bot.i18n import _
 from bot.service import (
     ChallengeExpired,
+    ChallengeId,
+    ChannelId,
     DrawOffered,
     Event,
+    GameId,
     GameKind,
     GameOver,
     GameService,
     GameView,
+    GuildId,
     MovePlayed,
     Passed,
     TakebackRequested,
@@ -46,9 +50,9 @@ never forgotten otherwise. A forgotten ping merely stays in the channel."""
 class PublicLinks(Protocol):
     """Links to the public pages, for the bot's messages (None where the pages are not served)."""
 
-    def game(self, game_id: str) -> str | None: ...
+    def game(self, game_id: GameId) -> str | None: ...
 
-    def leaderboard(self, guild_id: int | None, variant: str) -> str | None: ...
+    def leaderboard(self, guild_id: GuildId | None, variant: str) -> str | None: ...
 
 
 class Announcer:
@@ -106,13 +110,13 @@ class Announcer:
         sent = await channel.send(text, allowed_mentions=MENTIONS)
         self._pings[game.id] = (channel.id, sent.id)
 
-    async def _clear_ping(self, game_id: str) -> None:
+    async def _clear_ping(self, game_id: GameId) -> None:
         previous = self._pings.pop(game_id, None)
         if previous is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self._boards.messageable(previous[0]).get_partial_message(previous[1]).delete()
 
-    async def _show_expired(self, challenge_id: str, channel_id: str | None) -> None:
+    async def _show_expired(self, challenge_id: ChallengeId, channel_id: ChannelId | None) -> None:
         """Strike out an expired challenge's message (recorded with the challenge), or say it in its channel."""
         challenge = await self._service.get_challenge(challenge_id)
         lang = self._boards.language(challenge.guild_id)

@@ -36,7 +36,7 @@ from bot.games._choices import (
     variant_choices,
 )
 from bot.games._components import challenge_controls
-from bot.games._dispatch import Dispatcher, attach, detach, user_of
+from bot.games._dispatch import NO_GUILD, Dispatcher, as_user, attach, caller_id, channel_of, detach, guild_of, user_of
 from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
 from bot.games._finder import GameFinder
 from bot.games._handlers import CogClicks
@@ -59,8 +59,10 @@ from bot.games._threads import CommandThread, thread_name, threads_allowed
 from bot.i18n import ENGLISH, Language, Text, _
 from bot.service import (
     Challenge,
+    GameId,
     GameService,
     GameView,
+    MessageRef,
     MovePlayed,
     Result,
     ServiceError,
@@ -116,7 +118,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Every command passes the rate limits first (discord.py runs no check for autocomplete)."""
         try:
-            await self.service.rate_limit(interaction.user.id, interaction.guild_id)
+            await self.service.rate_limit(caller_id(interaction), guild_of(interaction))
         except Exception as exc:
             raise CheckError(exc) from exc
         return True
@@ -189,8 +191,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             allowed_mentions=MENTIONS,
         )
         if message_id is not None:
-            channel_id = interaction.channel_id or int(challenge.channel_id)
-            await self.service.set_challenge_message(challenge.id, channel_id, message_id)
+            where = MessageRef.of(interaction.channel_id or challenge.channel_id, message_id)
+            await self.service.set_challenge_message(challenge.id, where.channel_id, where.message_id)
 
     # -- commands -------------------------------------------------------------------------------------------------
 
@@ -216,8 +218,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         def start(room: CommandThread | None) -> Awaitable[Result]:
             return self.service.play_ai(
-                interaction.guild_id or 0,
-                interaction.channel_id or 0,
+                guild_of(interaction) or NO_GUILD,
+                channel_of(interaction),
                 user_of(interaction.user),
                 level,
                 color=colour,
@@ -244,8 +246,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         if opponent.bot:
             raise Refusal(say.CHALLENGE_A_BOT)
         work = self.service.challenge(
-            interaction.guild_id or 0,
-            interaction.channel_id or 0,
+            guild_of(interaction) or NO_GUILD,
+            channel_of(interaction),
             user_of(interaction.user),
             user_of(opponent),
             variant=variant,
@@ -261,7 +263,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.describe(move=_("Your move: 11-15 or f6-e5, a capture 15x24 or e5xc3, a multi-jump 1x10x19"))
     async def move(self, interaction: Interaction, move: app_commands.Range[str, 1, 60]) -> None:
         def call(view: GameView) -> Awaitable[Result]:
-            return self.service.move(view.id, interaction.guild_id, user_of(interaction.user), move.strip())
+            return self.service.move(view.id, guild_of(interaction), user_of(interaction.user), move.strip())
 
         def ack(result: Result) -> Text:
             played = next((e.move for e in result.events if isinstance(e, MovePlayed)), None)
@@ -279,7 +281,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             view = await self.finder.game_here(interaction, mine=True)
         except (Refusal, ServiceError):
             return []
-        if view.to_move.id != str(interaction.user.id):
+        if view.to_move.id != caller_id(interaction):
             return []
         needle = current.strip().lower()
         variant = view.game.variant
@@ -308,7 +310,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Offer a draw, or accept your opponent's offer"))
     async def draw(self, interaction: Interaction) -> None:
         def call(view: GameView) -> Awaitable[Result]:  # an offer answering the opponent's offer accepts it
-            return self.service.offer_draw(view.id, interaction.guild_id, user_of(interaction.user))
+            return self.service.offer_draw(view.id, guild_of(interaction), user_of(interaction.user))
 
         def ack(result: Result) -> Text:
             ended = result.game is not None and not result.game.game.is_active
@@ -319,28 +321,28 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Take back your last move (your opponent must agree)"))
     async def takeback(self, interaction: Interaction) -> None:
         def call(view: GameView) -> Awaitable[Result]:
-            return self.service.takeback(view.id, interaction.guild_id, user_of(interaction.user))
+            return self.service.takeback(view.id, guild_of(interaction), user_of(interaction.user))
 
         def ack(result: Result) -> Text:
             if result.game is None or any(isinstance(e, TakebackDone) for e in result.events):
                 return _("You took back your last move.")
             game = result.game.game
-            me = game.color_of(str(interaction.user.id))
+            me = game.color_of(caller_id(interaction))
             return say.takeback_asked(game.player(me.opponent).name if me is not None else _("your opponent"))
 
         await self._act(interaction, call, ack)
 
     @app_commands.command(description=_("Play your last game again with colours swapped"))
     async def rematch(self, interaction: Interaction) -> None:
-        uid = str(interaction.user.id)
+        uid = caller_id(interaction)
 
         async def start(room: CommandThread | None) -> Result:
             game = await self.finder.last_game(interaction, uid)
             if room is not None:  # colours swapped
                 room.name = thread_name(game.white.name, game.black.name)
             me = user_of(interaction.user)
-            where = interaction.channel_id
-            return await self.service.rematch(game.id, interaction.guild_id, me, channel_id=where, room=room)
+            where = channel_of(interaction)
+            return await self.service.rematch(game.id, guild_of(interaction), me, channel_id=where, room=room)
 
         result = await self._open(interaction, start, thread_name(interaction.user.display_name, "rematch"))
         if result.game is None:
@@ -352,7 +354,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.choices(scope=SCOPE_CHOICES)
     @app_commands.autocomplete(variant=variant_choices)
     async def leaderboard(self, interaction: Interaction, scope: str = "server", variant: str = "american") -> None:
-        guild = interaction.guild_id if scope == "server" else None
+        guild = guild_of(interaction) if scope == "server" else None
         entries = await within_deadline(interaction, self.service.leaderboard(variant, guild, 10))
         lang = channel_language(interaction)  # the leaderboard is shown to everyone in the channel
         title = leaderboard_title(lang, variant, everyone=guild is None)
@@ -368,8 +370,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         target = user or interaction.user
 
         async def work() -> list[discord.Embed]:
-            here = await self.service.stats(target.id, variant, interaction.guild_id)
-            everyone = await self.service.stats(target.id, variant, None)
+            here = await self.service.stats(as_user(target.id), variant, guild_of(interaction))
+            everyone = await self.service.stats(as_user(target.id), variant, None)
             name = target.display_name  # the store knows the names of players only
             lang = user_language(interaction)
             return [stats_embed(here, False, name, lang), stats_embed(everyone, True, name, lang)]
@@ -381,9 +383,9 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.describe(user=_("Whose games (you by default)"))
     async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
-        games = await within_deadline(interaction, self.service.history(target.id, 10), ephemeral=True)
+        games = await within_deadline(interaction, self.service.history(as_user(target.id), 10), ephemeral=True)
         lang = user_language(interaction)
-        lines = [history_line(g, str(target.id), lang, self.links.game(g.id)) for g in games]
+        lines = [history_line(g, as_user(target.id), lang, self.links.game(g.id)) for g in games]
         lines = lines or [lang._("No finished games yet.")]
         title = lang._("Recent games of {name}", name=target.display_name)
         embed = discord.Embed(title=title, description="\n".join(lines)[:4000])
@@ -394,13 +396,13 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def export(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
         async def work() -> tuple[str, GameView]:
             if game is not None:
-                game_id = game.strip()
+                game_id = GameId(game.strip())  # the service answers a malformed id as unknown
             else:
                 try:
                     game_id = (await self.finder.game_here(interaction, mine=False)).id
                 except Refusal:
-                    game_id = (await self.finder.last_game(interaction, str(interaction.user.id))).id
-            return await self.service.pdn(game_id, interaction.guild_id), await self.service.state(game_id)
+                    game_id = (await self.finder.last_game(interaction, caller_id(interaction))).id
+            return await self.service.pdn(game_id, guild_of(interaction)), await self.service.state(game_id)
 
         pdn, view = await within_deadline(interaction, work(), ephemeral=True)
         shown = pdn if len(pdn) < 1500 else pdn[:1500] + "\n…"
@@ -414,14 +416,14 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Review a finished game: each player's accuracy, mistakes and better moves"))
     @app_commands.describe(game=_("The game id (your last finished game here, or your last one, by default)"))
     async def analyse(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
-        await self.reviews.on_command(interaction, game)
+        await self.reviews.on_command(interaction, GameId(game.strip()) if game is not None else None)
 
     @app_commands.command(description=_("Watch two AI levels play each other"))
     @app_commands.describe(level_a=_("The AI playing Black"), level_b=_("The AI playing White"), variant=_("The rules"))
     @app_commands.autocomplete(level_a=level_choices, level_b=level_choices, variant=variant_choices)
     async def watch(self, interaction: Interaction, level_a: str, level_b: str, variant: str = "american") -> None:
         def start(room: CommandThread | None) -> Awaitable[Result]:
-            where = (interaction.guild_id or 0, interaction.channel_id or 0)
+            where = (guild_of(interaction) or NO_GUILD, channel_of(interaction))
             return self.service.exhibition(*where, level_a, level_b, variant=variant, room=room)
 
         await self._open(interaction, start, thread_name(f"AI ({level_a})", f"AI ({level_b})"))

@@ -10,13 +10,14 @@ handler, the one report of any error).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Self, cast
 
 import discord
 
 from bot.games._dispatch import dispatch
 from bot.i18n import ENGLISH, Language, _
-from bot.service import Challenge, GameView
+from bot.service import Challenge, ChallengeId, GameId, GameView, UserId
 
 PREFIX = "km"
 GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno")
@@ -24,8 +25,16 @@ CHALLENGE_ACTIONS = ("accept", "decline")
 _GAME = r"(?P<game_id>[0-9A-Za-z_-]{1,40})"
 _CHALLENGE = r"(?P<challenge_id>[0-9A-Za-z_-]{1,40})"
 _VERSION = r"(?P<version>[0-9]{1,9})"
-_NUMBERS = ("version", "square", "page")
-"""The template groups that are numbers; every group is named after the item's constructor argument."""
+_TYPES: dict[str, Callable[[str], object]] = {
+    "version": int,
+    "square": int,
+    "page": int,
+    "game_id": GameId,
+    "challenge_id": ChallengeId,
+    "user_id": UserId,
+}
+"""The typed value of each template group (text otherwise): a custom id is where an id comes in from Discord. Every
+group is named after the item's constructor argument."""
 
 
 class _FromCustomId:
@@ -35,7 +44,7 @@ class _FromCustomId:
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        groups = {k: int(v) if k in _NUMBERS else v for k, v in match.groupdict().items()}
+        groups = {k: _TYPES.get(k, str)(v) for k, v in match.groupdict().items()}
         return cls(**groups)
 
 
@@ -52,7 +61,7 @@ class PieceSelect(
 
     def __init__(
         self,
-        game_id: str,
+        game_id: GameId,
         version: int,
         options: list[discord.SelectOption] | None = None,
         lang: Language = ENGLISH,
@@ -81,7 +90,7 @@ class MoveSelect(
 
     def __init__(
         self,
-        game_id: str,
+        game_id: GameId,
         version: int,
         square: int,
         options: list[discord.SelectOption] | None = None,
@@ -127,7 +136,7 @@ class GameButton(
 ):
     """Resign, offer a draw, or answer a draw or takeback offer."""
 
-    def __init__(self, action: str, game_id: str, version: int, lang: Language = ENGLISH) -> None:
+    def __init__(self, action: str, game_id: GameId, version: int, lang: Language = ENGLISH) -> None:
         super().__init__(_button(action, f"{PREFIX}:b:{action}:{game_id}:{version}", row=2, lang=lang))
         self.action, self.game_id, self.version = action, game_id, version
 
@@ -142,7 +151,7 @@ class ChallengeButton(
 ):
     """Accept or decline a challenge (the challenger's Decline withdraws it)."""
 
-    def __init__(self, action: str, challenge_id: str, version: int, lang: Language = ENGLISH) -> None:
+    def __init__(self, action: str, challenge_id: ChallengeId, version: int, lang: Language = ENGLISH) -> None:
         super().__init__(_button(action, f"{PREFIX}:c:{action}:{challenge_id}:{version}", lang=lang))
         self.action, self.challenge_id, self.version = action, challenge_id, version
 
@@ -156,7 +165,7 @@ class ResignConfirm(
 ):
     """The second step of resigning, on an ephemeral message only the player sees: "Really resign?"."""
 
-    def __init__(self, game_id: str, version: int, lang: Language = ENGLISH) -> None:
+    def __init__(self, game_id: GameId, version: int, lang: Language = ENGLISH) -> None:
         super().__init__(_button("confirm", f"{PREFIX}:r:{game_id}:{version}", lang=lang))
         self.game_id, self.version = game_id, version
 
@@ -167,7 +176,7 @@ class ResignConfirm(
 class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:rc:{_GAME}"):
     """Beside "Really resign?": changed my mind, the game goes on."""
 
-    def __init__(self, game_id: str, lang: Language = ENGLISH) -> None:
+    def __init__(self, game_id: GameId, lang: Language = ENGLISH) -> None:
         super().__init__(_button("cancel", f"{PREFIX}:rc:{game_id}", lang=lang))
         self.game_id = game_id
 
@@ -178,7 +187,7 @@ class ResignCancel(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]]
 class AnalyseButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:a:{_GAME}"):
     """Under a game's result: review the game (``/checkers analyse``), answered privately."""
 
-    def __init__(self, game_id: str, lang: Language = ENGLISH) -> None:
+    def __init__(self, game_id: GameId, lang: Language = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
                 label=lang._("Analyse"),
@@ -201,7 +210,7 @@ class ReviewPage(
     """Previous or Next under a review: shows page ``page`` (from 0) of its key moments."""
 
     def __init__(
-        self, game_id: str, page: int, direction: str = "next", *, disabled: bool = False, lang: Language = ENGLISH
+        self, game_id: GameId, page: int, direction: str = "next", *, disabled: bool = False, lang: Language = ENGLISH
     ) -> None:
         label = lang._("◀ Previous") if direction == "previous" else lang._("Next ▶")
         button: discord.ui.Button[Any] = discord.ui.Button(
@@ -223,7 +232,7 @@ class DeleteMyData(
     """``/checkers privacy``'s confirmation: delete the data of the user named in the ``custom_id`` (only they may
     click it)."""
 
-    def __init__(self, user_id: str, lang: Language = ENGLISH) -> None:
+    def __init__(self, user_id: UserId, lang: Language = ENGLISH) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=lang._("Delete my data"), style=discord.ButtonStyle.danger, custom_id=f"{PREFIX}:privacy:{user_id}"
         )
@@ -234,7 +243,7 @@ class DeleteMyData(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(match["user_id"])
+        return cls(UserId(match["user_id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await dispatch(interaction, lambda h: h.on_delete_data(interaction, self.user_id))
@@ -265,7 +274,7 @@ def resign_controls(view: GameView, lang: Language = ENGLISH) -> discord.ui.View
     return view_of(ResignConfirm(view.id, view.version, lang), ResignCancel(view.id, lang))
 
 
-def result_controls(game_id: str, lang: Language = ENGLISH) -> discord.ui.View:
+def result_controls(game_id: GameId, lang: Language = ENGLISH) -> discord.ui.View:
     """Under a game's result message."""
     return view_of(AnalyseButton(game_id, lang))
 

@@ -19,10 +19,14 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.service import GameService, User
+from bot.service import ChallengeId, ChannelId, GameId, GameService, GuildId, User, UserId
 
 Interaction = discord.Interaction[Any]
 Report = Callable[[Interaction, BaseException], Awaitable[None]]
+
+
+NO_GUILD = GuildId("0")
+"""The guild of a challenge or game made outside a server."""
 
 
 def user_of(member: discord.abc.User) -> User:
@@ -30,28 +34,57 @@ def user_of(member: discord.abc.User) -> User:
     return User(member.id, member.display_name)
 
 
+# Discord's snowflakes become the service's typed ids here, once, as they come in.
+
+
+def caller_id(interaction: Interaction) -> UserId:
+    return UserId(str(interaction.user.id))
+
+
+def guild_of(interaction: Interaction) -> GuildId | None:
+    """The server the interaction came from, or None in a DM."""
+    return None if interaction.guild_id is None else GuildId(str(interaction.guild_id))
+
+
+def channel_of(interaction: Interaction) -> ChannelId:
+    return ChannelId(str(interaction.channel_id or 0))
+
+
+def as_channel(snowflake: int) -> ChannelId:
+    """A channel's or thread's id (``channel.id``) as the service knows it."""
+    return ChannelId(str(snowflake))
+
+
+def as_guild(snowflake: int) -> GuildId:
+    return GuildId(str(snowflake))
+
+
+def as_user(snowflake: int) -> UserId:
+    return UserId(str(snowflake))
+
+
 class Clicks(Protocol):
     """Every handler a component's click can reach (implemented by the cog's handlers)."""
 
-    async def on_piece(self, interaction: Interaction, game_id: str, version: int, square: int) -> None: ...
+    async def on_piece(self, interaction: Interaction, game_id: GameId, version: int, square: int) -> None: ...
 
-    async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None: ...
+    async def on_move(self, interaction: Interaction, game_id: GameId, version: int, move: str) -> None: ...
 
-    async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None: ...
+    async def on_game_button(self, interaction: Interaction, action: str, game_id: GameId, version: int) -> None: ...
 
-    async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None: ...
+    async def on_resign_confirmed(self, interaction: Interaction, game_id: GameId, version: int) -> None: ...
 
     async def on_resign_cancelled(self, interaction: Interaction) -> None: ...
 
     async def on_challenge_button(
-        self, interaction: Interaction, action: str, challenge_id: str, version: int
+        self, interaction: Interaction, action: str, challenge_id: ChallengeId, version: int
     ) -> None: ...
 
-    async def on_analyse(self, interaction: Interaction, game_id: str) -> None: ...
+    async def on_analyse(self, interaction: Interaction, game_id: GameId) -> None: ...
 
-    async def on_review_page(self, interaction: Interaction, game_id: str, page: int) -> None: ...
+    async def on_review_page(self, interaction: Interaction, game_id: GameId, page: int) -> None: ...
 
-    async def on_delete_data(self, interaction: Interaction, user_id: str) -> None: ...
+    async def on_delete_data(self, interaction: Interaction, user_id: UserId) -> None: ...
 
 
 class Dispatcher:
@@ -64,7 +97,7 @@ class Dispatcher:
 
     async def run(self, interaction: Interaction, call: Callable[[Clicks], Awaitable[None]]) -> None:
         try:
-            await self._service.rate_limit(interaction.user.id, interaction.guild_id)
+            await self._service.rate_limit(caller_id(interaction), guild_of(interaction))
             await call(self._clicks)
         except Exception as exc:
             await self._report(interaction, exc)

@@ -13,8 +13,9 @@ from typing import Any
 import discord
 
 from bot.games import _messages as say
+from bot.games._dispatch import NO_GUILD, caller_id, channel_of, guild_of
 from bot.games._messages import Refusal
-from bot.service import GameService, GameState, GameView
+from bot.service import GameService, GameState, GameView, UserId
 
 LAST_GAMES = 10
 """How many of a user's finished games are searched for one played here."""
@@ -29,8 +30,8 @@ class GameFinder:
 
     async def game_here(self, interaction: discord.Interaction[Any], *, mine: bool) -> GameView:
         """The game of this channel (or thread): the user's own, or with ``mine=False`` any game shown here."""
-        uid = str(interaction.user.id)
-        views = await self._service.channel_games(interaction.guild_id or 0, interaction.channel_id or 0)
+        uid = caller_id(interaction)
+        views = await self._service.channel_games(guild_of(interaction) or NO_GUILD, channel_of(interaction))
         own = [v for v in views if v.game.color_of(uid) is not None]
         if own:
             return own[0]
@@ -41,7 +42,7 @@ class GameFinder:
             return own[0]
         raise Refusal(say.NO_GAME_HERE if mine else say.NO_GAME_TO_SHOW)
 
-    async def last_game(self, interaction: discord.Interaction[Any], user_id: str) -> GameState:
+    async def last_game(self, interaction: discord.Interaction[Any], user_id: UserId) -> GameState:
         """The user's most recent finished game, preferring this channel's."""
         games = await self._service.history(user_id, LAST_GAMES)
         for game in games:

@@ -21,7 +21,7 @@ from bot.games import _privacy, _respond
 from bot.games._announce import Announcer
 from bot.games._board import BoardMessage
 from bot.games._components import resign_controls
-from bot.games._dispatch import user_of
+from bot.games._dispatch import NO_GUILD, as_channel, caller_id, guild_of, user_of
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import Refusal
@@ -30,12 +30,25 @@ from bot.games._respond import observe, send, update, within_deadline
 from bot.games._review import ReviewHandlers
 from bot.games._threads import ARCHIVE_AFTER, close_thread, thread_name, threads_allowed
 from bot.i18n import _
-from bot.service import Challenge, GameOverError, GameService, GameView, PositionChangedError, Result, User, end_text
+from bot.service import (
+    Challenge,
+    ChallengeId,
+    GameId,
+    GameOverError,
+    GameService,
+    GameView,
+    GuildId,
+    PositionChangedError,
+    Result,
+    User,
+    UserId,
+    end_text,
+)
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 UNKNOWN_MESSAGE = 10008
-_GAME_ACTIONS: dict[str, Callable[[GameService, str, int | None, User], Awaitable[Result]]] = {
+_GAME_ACTIONS: dict[str, Callable[[GameService, GameId, GuildId | None, User], Awaitable[Result]]] = {
     "draw": GameService.offer_draw,
     "drawyes": GameService.accept_draw,
     "drawno": GameService.decline_draw,
@@ -55,40 +68,40 @@ class ComponentHandlers:
 
     # -- the board's controls -------------------------------------------------------------------------------------
 
-    async def on_piece(self, interaction: Interaction, game_id: str, version: int, square: int) -> None:
-        view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
+    async def on_piece(self, interaction: Interaction, game_id: GameId, version: int, square: int) -> None:
+        view = await within_deadline(interaction, self._service.state(game_id, guild_of(interaction)))
         if await self._is_stale(interaction, view, version):
             return
-        uid = str(interaction.user.id)
+        uid = caller_id(interaction)
         if view.to_move.is_ai or view.to_move.id != uid:
             raise Refusal(say.turn_of(view.to_move.name) if view.game.color_of(uid) else say.NOT_A_PLAYER)
         await self._update_board(interaction, view, selected=square)
 
-    async def on_move(self, interaction: Interaction, game_id: str, version: int, move: str) -> None:
-        work = self._service.move(game_id, interaction.guild_id, user_of(interaction.user), move, version=version)
+    async def on_move(self, interaction: Interaction, game_id: GameId, version: int, move: str) -> None:
+        work = self._service.move(game_id, guild_of(interaction), user_of(interaction.user), move, version=version)
         await self._apply(interaction, game_id, work)
 
-    async def on_game_button(self, interaction: Interaction, action: str, game_id: str, version: int) -> None:
-        view = await within_deadline(interaction, self._service.state(game_id, interaction.guild_id))
+    async def on_game_button(self, interaction: Interaction, action: str, game_id: GameId, version: int) -> None:
+        view = await within_deadline(interaction, self._service.state(game_id, guild_of(interaction)))
         if await self._is_stale(interaction, view, version):
             return
         if action == "resign":
             await self.ask_resign(interaction, view)
             return
-        work = _GAME_ACTIONS[action](self._service, game_id, interaction.guild_id, user_of(interaction.user))
+        work = _GAME_ACTIONS[action](self._service, game_id, guild_of(interaction), user_of(interaction.user))
         await self._apply(interaction, game_id, work)
 
     async def ask_resign(self, interaction: Interaction, view: GameView) -> None:
         """The first step of resigning: an ephemeral "Really resign?" button, for players only."""
-        if view.game.color_of(str(interaction.user.id)) is None:
+        if view.game.color_of(caller_id(interaction)) is None:
             raise Refusal(say.NOT_A_PLAYER)
         lang = user_language(interaction)
         text = say.RESIGN_CONFIRM_RATED if view.game.rated else say.RESIGN_CONFIRM_UNRATED
         await send(interaction, ephemeral=True, content=lang.say(text), view=resign_controls(view, lang))
 
-    async def on_resign_confirmed(self, interaction: Interaction, game_id: str, version: int) -> None:
+    async def on_resign_confirmed(self, interaction: Interaction, game_id: GameId, version: int) -> None:
         """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
-        work = self._service.resign(game_id, interaction.guild_id, user_of(interaction.user))
+        work = self._service.resign(game_id, guild_of(interaction), user_of(interaction.user))
         result = await within_deadline(interaction, work)
         await update(interaction, content=user_language(interaction).say(say.RESIGNED), view=None)
         if result.game is not None:
@@ -98,13 +111,13 @@ class ComponentHandlers:
         """The player changed their mind: the question goes, the game goes on."""
         await update(interaction, content=user_language(interaction).say(say.RESIGN_CANCELLED), view=None)
 
-    async def _apply(self, interaction: Interaction, game_id: str, work: Awaitable[Result]) -> None:
+    async def _apply(self, interaction: Interaction, game_id: GameId, work: Awaitable[Result]) -> None:
         """Run a game action from a board's control and show its result on that board; an action on a position that
         has changed meanwhile answers with the fresh board instead."""
         try:
             result = await within_deadline(interaction, work)
         except (PositionChangedError, GameOverError):
-            await self._show_current(interaction, await self._service.state(game_id, interaction.guild_id))
+            await self._show_current(interaction, await self._service.state(game_id, guild_of(interaction)))
             return
         assert result.game is not None
         await self._update_board(interaction, result.game)
@@ -155,7 +168,9 @@ class ComponentHandlers:
 
     # -- a challenge's buttons ------------------------------------------------------------------------------------
 
-    async def on_challenge_button(self, interaction: Interaction, action: str, challenge_id: str, version: int) -> None:
+    async def on_challenge_button(
+        self, interaction: Interaction, action: str, challenge_id: ChallengeId, version: int
+    ) -> None:
         me = user_of(interaction.user)
         if action == "accept":
             result, place = await within_deadline(interaction, self._accept(interaction, challenge_id, me))
@@ -172,7 +187,7 @@ class ComponentHandlers:
         challenge = mine.get(challenge_id)
         if challenge is None:
             raise Refusal(say.CHALLENGE_NOT_YOURS)
-        guild = interaction.guild_id or 0
+        guild = guild_of(interaction) or NO_GUILD
         if challenge.challenger.id == me.id:
             result = await self._service.cancel(challenge_id, guild, me)
         else:
@@ -182,20 +197,20 @@ class ComponentHandlers:
         await update(interaction, content=content, view=None)
 
     async def _accept(
-        self, interaction: Interaction, challenge_id: str, me: User
+        self, interaction: Interaction, challenge_id: ChallengeId, me: User
     ) -> tuple[Result, discord.abc.Messageable]:
         """Accept a challenge into its own thread (by default), opened under the challenge before the game exists so
         the game is filed under the thread from its first write. The acceptance is checked before the thread is
         opened; if opening the thread fails the game is played in the channel, and if the acceptance fails after all
         (someone was quicker) the empty thread is closed."""
-        guild = interaction.guild_id or 0
+        guild = guild_of(interaction) or NO_GUILD
         challenge = await self._service.check_accept(challenge_id, guild, me)
         thread = await self._open_thread(interaction, challenge, me)
         if thread is None:
             result = await self._service.accept(challenge_id, guild, me)
             return result, self._boards.messageable(int(challenge.channel_id))
         try:
-            result = await self._service.accept(challenge_id, guild, me, channel_id=thread.id)
+            result = await self._service.accept(challenge_id, guild, me, channel_id=as_channel(thread.id))
         except BaseException:
             await close_thread(thread, self._service)
             raise
@@ -229,11 +244,11 @@ class CogClicks(ComponentHandlers):
         super().__init__(service, boards, events, game_threads=game_threads)
         self._reviews = reviews
 
-    async def on_analyse(self, interaction: Interaction, game_id: str) -> None:
+    async def on_analyse(self, interaction: Interaction, game_id: GameId) -> None:
         await self._reviews.on_analyse(interaction, game_id)
 
-    async def on_review_page(self, interaction: Interaction, game_id: str, page: int) -> None:
+    async def on_review_page(self, interaction: Interaction, game_id: GameId, page: int) -> None:
         await self._reviews.on_page(interaction, game_id, page)
 
-    async def on_delete_data(self, interaction: Interaction, user_id: str) -> None:
+    async def on_delete_data(self, interaction: Interaction, user_id: UserId) -> None:
         await _privacy.delete(interaction, self._service, user_id)

@@ -110,10 +110,13 @@ class BoardKeeper:
         if shown.spot == spot:
             return
         shown.spot, shown.on_board = spot, None
-        if message_id is None or view.game.board_message == MessageRef.of(channel_id, message_id):
+        if message_id is None:
+            return
+        where = MessageRef.of(channel_id, message_id)
+        if view.game.board_message == where:
             return
         try:
-            await self._service.set_board_message(view.id, channel_id, message_id)
+            await self._service.set_board_message(view.id, where.channel_id, where.message_id)
         except Exception as exc:
             log.warning("could not record the board of game %s: %s", view.id, exc)
 

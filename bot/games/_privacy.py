@@ -13,11 +13,12 @@ import discord
 
 from bot.games import _messages as say
 from bot.games._components import DeleteMyData, view_of
+from bot.games._dispatch import caller_id
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._respond import send, update, within_deadline
 from bot.i18n import ENGLISH, Language, _
-from bot.service import DELETED_NAME, Erasure, GameService, PersonalData
+from bot.service import DELETED_NAME, Erasure, GameService, PersonalData, UserId
 
 Interaction = discord.Interaction[Any]
 
@@ -69,9 +70,9 @@ def erased(done: Erasure, lang: Language = ENGLISH) -> str:
     return lang._("Your data is deleted: {games}, {ratings}.", games=games, ratings=ratings)
 
 
-async def delete(interaction: Interaction, service: GameService, user_id: str) -> None:
+async def delete(interaction: Interaction, service: GameService, user_id: UserId) -> None:
     """The click on the delete button of ``user_id``'s summary: delete their data (only they may)."""
-    if str(interaction.user.id) != user_id:
+    if caller_id(interaction) != user_id:
         raise Refusal(NOT_YOURS)
     done = await within_deadline(interaction, service.erase_personal_data(user_id))
     await update(interaction, content=erased(done, user_language(interaction)), view=None)
@@ -79,8 +80,8 @@ async def delete(interaction: Interaction, service: GameService, user_id: str) -
 
 async def show(interaction: Interaction, service: GameService) -> None:
     """Answer ``/checkers privacy``: the summary, with the delete button when there is something to delete now."""
-    data = await within_deadline(interaction, service.personal_data(interaction.user.id), ephemeral=True)
+    data = await within_deadline(interaction, service.personal_data(caller_id(interaction)), ephemeral=True)
     deletable = not data.empty and not data.active_games and not data.pending_challenges
     lang = user_language(interaction)
-    view = view_of(DeleteMyData(str(interaction.user.id), lang)) if deletable else None
+    view = view_of(DeleteMyData(caller_id(interaction), lang)) if deletable else None
     await send(interaction, ephemeral=True, content=say.short(summary(data, lang), 2000), view=view)

@@ -74,7 +74,9 @@ def thread_notice(view: service.GameView, thread_id: int, lang: Language = ENGLI
     return lang._("{players}: the game is in {thread}.", players=players_of(view.game, lang), thread=f"<#{thread_id}>")
 
 
-def busy_refusal(view: service.GameView, asker_id: str, parent_id: int | None, lang: Language = ENGLISH) -> str:
+def busy_refusal(
+    view: service.GameView, asker_id: service.UserId, parent_id: int | None, lang: Language = ENGLISH
+) -> str:
     """Why a new game cannot start in a channel that holds one game at a time (threads are not allowed there): whose
     game it is, a link to it, and how it ends. ``parent_id`` is the channel above, when the refusal is in a thread."""
     game = view.game
@@ -215,7 +217,9 @@ def record(lang: Language, won: int, lost: int, drawn: int, *, games: int | None
     return text if games is None else f"{games}: {text}"
 
 
-def history_line(game: service.GameState, user_id: str, lang: Language = ENGLISH, url: str | None = None) -> str:
+def history_line(
+    game: service.GameState, user_id: service.UserId, lang: Language = ENGLISH, url: str | None = None
+) -> str:
     """One finished game of a player's history; its id links to its replay page when there is one (``url``)."""
     me = game.color_of(user_id)
     other = game.player(me.opponent) if me is not None else None

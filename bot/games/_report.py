@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.games import _messages as say
+from bot.games._dispatch import NO_GUILD, caller_id, channel_of, guild_of
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._render import busy_refusal
@@ -80,11 +81,11 @@ class Reporter:
     async def _busy_text(self, interaction: Interaction, lang: Language) -> str | None:
         """Whose game holds this channel (or thread), with a link to it and how it ends; None if it is gone."""
         try:
-            views = await self.service.channel_games(interaction.guild_id or 0, interaction.channel_id or 0)
+            views = await self.service.channel_games(guild_of(interaction) or NO_GUILD, channel_of(interaction))
         except ServiceError:
             return None
         if not views:
             return None
         channel = interaction.channel
         parent = channel.parent_id if isinstance(channel, discord.Thread) else None
-        return busy_refusal(views[0], str(interaction.user.id), parent, lang)
+        return busy_refusal(views[0], caller_id(interaction), parent, lang)

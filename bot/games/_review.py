@@ -15,14 +15,14 @@ import discord
 from ai.review import GameReview, Judgement, MoveReview, PlayerReview
 from bot.games._board import algebraic
 from bot.games._components import ReviewPage, view_of
-from bot.games._dispatch import user_of
+from bot.games._dispatch import caller_id, guild_of, user_of
 from bot.games._finder import GameFinder
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._respond import observe, update, within_deadline
 from bot.games._theme import FINISHED_COLOUR, UNICODE
 from bot.i18n import ENGLISH, Language, _
-from bot.service import Analysis, GameService, PlayerRef, end_text
+from bot.service import Analysis, GameId, GameService, PlayerRef, end_text
 from core import Color, get_variant
 
 Interaction = discord.Interaction[Any]
@@ -43,28 +43,28 @@ class ReviewHandlers:
         self._service = service
         self._finder = finder
 
-    async def on_command(self, interaction: Interaction, game_id: str | None) -> None:
+    async def on_command(self, interaction: Interaction, game_id: GameId | None) -> None:
         await _defer(interaction)
         if game_id is None:
             try:
-                game_id = (await self._finder.last_game(interaction, str(interaction.user.id))).id
+                game_id = (await self._finder.last_game(interaction, caller_id(interaction))).id
             except Refusal:
                 raise Refusal(NO_FINISHED_GAME) from None
-        await self._show(interaction, game_id.strip(), 0)
+        await self._show(interaction, game_id, 0)
 
-    async def on_analyse(self, interaction: Interaction, game_id: str) -> None:
+    async def on_analyse(self, interaction: Interaction, game_id: GameId) -> None:
         await _defer(interaction)
         await self._show(interaction, game_id, 0)
 
-    async def on_page(self, interaction: Interaction, game_id: str, page: int) -> None:
+    async def on_page(self, interaction: Interaction, game_id: GameId, page: int) -> None:
         """Previous or Next: the page on the same message (deferred first when the review is slow to come, as when
         it must be computed again)."""
-        work = self._service.analyse(game_id, user_of(interaction.user), interaction.guild_id)
+        work = self._service.analyse(game_id, user_of(interaction.user), guild_of(interaction))
         analysis = await within_deadline(interaction, work)
         await update(interaction, **review_message(analysis, page, user_language(interaction)))
 
-    async def _show(self, interaction: Interaction, game_id: str, page: int) -> None:
-        analysis = await self._service.analyse(game_id, user_of(interaction.user), interaction.guild_id)
+    async def _show(self, interaction: Interaction, game_id: GameId, page: int) -> None:
+        analysis = await self._service.analyse(game_id, user_of(interaction.user), guild_of(interaction))
         await interaction.edit_original_response(**review_message(analysis, page, user_language(interaction)))
 
 

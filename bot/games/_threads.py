@@ -17,6 +17,7 @@ from typing import Any, Final, Literal
 import discord
 
 from bot.games import _messages as say
+from bot.games._dispatch import as_channel, as_guild
 from bot.games._keeper import BoardKeeper
 from bot.games._locale import channel_language
 from bot.games._respond import send
@@ -48,7 +49,7 @@ async def close_thread(thread: discord.Thread, service: GameService) -> None:
     who ran a command in the new thread before its game was stored started one there (and took the thread). The
     service closes the room in the same atomic write that files games, so no game is started there once it closed."""
     with contextlib.suppress(discord.HTTPException, ServiceError):
-        if await service.close_room(thread.guild.id, thread.id):
+        if await service.close_room(as_guild(thread.guild.id), as_channel(thread.id)):
             await thread.edit(archived=True, locked=True)
 
 

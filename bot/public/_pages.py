@@ -17,8 +17,10 @@ from aiohttp import web
 
 from bot.public._replay import replay
 from bot.service import (
+    GameId,
     GameService,
     GameState,
+    GuildId,
     InvalidRequestError,
     LeaderboardEntry,
     StoreUnavailableError,
@@ -90,7 +92,7 @@ def register_public_routes(app: web.Application, service: GameService) -> None:
 
 async def _leaderboard(request: web.Request) -> tuple[str | None, str, list[LeaderboardEntry]]:
     guild = request.match_info["guild_id"]
-    guild_id = None if guild == GLOBAL else guild
+    guild_id = None if guild == GLOBAL else GuildId(guild)  # the route admits only digits
     variant = request.match_info["variant"]
     if variant not in VARIANTS:
         raise _not_found(request, f"There is no variant {variant!r}: try {', '.join(VARIANTS)}.")
@@ -165,7 +167,7 @@ async def leaderboard_html(request: web.Request) -> web.Response:
 
 
 async def _finished_game(request: web.Request) -> tuple[GameState, str]:
-    game_id = request.match_info["game_id"]
+    game_id = GameId(request.match_info["game_id"])  # the service answers an unknown or malformed id as unknown
     service = request.app[SERVICE_KEY]
     try:
         view = await service.state(game_id)

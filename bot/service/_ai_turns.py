@@ -24,6 +24,7 @@ from bot.i18n import _
 from bot.service._errors import GameOverError, PositionChangedError, ServiceError, StoreUnavailableError
 from bot.service._events import AiFailed, AiThinking, Result
 from bot.service._fairness import FairGate, Owner, ThinkBudget
+from bot.service._ids import GameId
 from bot.service._models import GameKind, GameState
 from bot.service._ports import Busy, EventSink, MoveChooser
 from bot.settings import Settings
@@ -108,11 +109,11 @@ class AiTurns:
         """AI turns waiting for their place at the AI."""
         return self._gate.waiting
 
-    def thinking(self, game_id: str) -> bool:
+    def thinking(self, game_id: GameId) -> bool:
         """True while an AI of this process is on a turn of the game."""
         return game_id in self._pending
 
-    def forget(self, game_id: str) -> None:
+    def forget(self, game_id: GameId) -> None:
         """The game ended: forget its announced failure, and stop a turn that waits for a busy chooser."""
         self._failed.pop(game_id, None)
         self._pending.pop(game_id, None)

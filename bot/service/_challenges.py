@@ -27,6 +27,7 @@ from bot.service._events import (
     ChallengeExpired,
     Result,
 )
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, UserId
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import (
     Challenge,
@@ -50,19 +51,21 @@ _CLOSED_KINDS: dict[ChallengeStatus, type[ChallengeEvent]] = {
 
 
 def challenge_event(
-    kind: type[ChallengeEvent], text: str, challenge: Challenge, game_id: str | None = None
+    kind: type[ChallengeEvent], text: str, challenge: Challenge, game_id: GameId | None = None
 ) -> ChallengeEvent:
     """An event about ``challenge``, with its guild and channel so a front end can show it anywhere, any time."""
     return kind(text, game_id, challenge_id=challenge.id, guild_id=challenge.guild_id, channel_id=challenge.channel_id)
 
 
-def accepted_game(challenge: Challenge, user: User, side: str, channel_id: str, now: float) -> tuple[Step, Challenge]:
+def accepted_game(
+    challenge: Challenge, user: User, side: str, channel_id: ChannelId, now: float
+) -> tuple[Step, Challenge]:
     """The game that ``user`` starts by accepting ``challenge`` with the challenger on ``side`` (its first step, the
     acceptance event first), and the challenge as it is closed by it."""
     me = PlayerRef.human(user)
     black, white = (challenge.challenger, me) if side == "black" else (me, challenge.challenger)
     step = new_game(
-        new_id(),
+        GameId(new_id()),
         GameKind.HUMAN,
         challenge.guild_id,
         channel_id,
@@ -101,15 +104,15 @@ class Challenges:
 
     async def create(
         self,
-        guild: str,
-        channel: str,
+        guild: GuildId,
+        channel: ChannelId,
         challenger: User,
         opponent: User | None,
         variant: str,
         turn_time: float | None,
         color: str,
         fen: str | None,
-        rematch_of: str | None,
+        rematch_of: GameId | None,
         own_room: bool = False,
     ) -> Result:
         """See :meth:`bot.service.GameService.challenge`."""
@@ -122,7 +125,7 @@ class Challenges:
         await self._check_free(guild, None if own_room else channel, challenger, opponent)
         now = self._clock()
         challenge = Challenge(
-            id=new_id(),
+            id=ChallengeId(new_id()),
             guild_id=guild,
             channel_id=channel,
             challenger=PlayerRef.human(challenger),
@@ -148,22 +151,22 @@ class Challenges:
         text = f"{challenger.name} challenges {whom} to {get_variant(variant_name).title}{where}"
         return Result((challenge_event(ChallengeCreated, text, challenge),), challenge=challenge)
 
-    async def get(self, challenge_id: str, guild_id: str | int | None = None) -> Challenge:
+    async def get(self, challenge_id: ChallengeId, guild_id: GuildId | None = None) -> Challenge:
         """A challenge in any state, with where it is shown."""
         challenge = await self._store.load_challenge(challenge_id) if challenge_id else None
         if challenge is None:
             raise UnknownChallengeError(_("there is no such challenge"))
-        if guild_id is not None and challenge.guild_id != str(guild_id):
+        if guild_id is not None and challenge.guild_id != guild_id:
             raise OtherGuildError(_("that challenge belongs to another server"))
         return challenge
 
-    async def set_message(self, challenge_id: str, where: MessageRef) -> None:
+    async def set_message(self, challenge_id: ChallengeId, where: MessageRef) -> None:
         try:
             await self._store.set_challenge_message(challenge_id, where)
         except CommitConflict:
             raise UnknownChallengeError(_("there is no such challenge")) from None
 
-    async def check_accept(self, challenge_id: str, guild_id: str, user: User) -> Challenge:
+    async def check_accept(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Challenge:
         """The challenge if ``user`` may accept it now; raises the reason otherwise."""
         challenge = await self._open(challenge_id, guild_id)
         if user.id == challenge.challenger.id:
@@ -174,7 +177,7 @@ class Challenges:
             raise UnknownChallengeError(_("that challenge has expired"))
         return challenge
 
-    async def decline(self, challenge_id: str, guild_id: str, user: User) -> Result:
+    async def decline(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
         challenge = await self._open(challenge_id, guild_id)
         if challenge.opponent is None or challenge.opponent.id != user.id:
             raise NotAPlayerError(_("only the challenged player can decline; the challenger can cancel"))
@@ -182,7 +185,7 @@ class Challenges:
             challenge, ChallengeStatus.DECLINED, _("{name} declined the challenge", name=user.name)
         )
 
-    async def cancel(self, challenge_id: str, guild_id: str, user: User) -> Result:
+    async def cancel(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
         challenge = await self._open(challenge_id, guild_id)
         if challenge.challenger.id != user.id:
             raise NotAPlayerError(_("only the challenger can cancel this challenge"))
@@ -190,7 +193,7 @@ class Challenges:
             challenge, ChallengeStatus.CANCELLED, _("{name} cancelled the challenge", name=user.name)
         )
 
-    async def of_user(self, user_id: str) -> list[Challenge]:
+    async def of_user(self, user_id: UserId) -> list[Challenge]:
         """A user's pending challenges, sent or received."""
         found = [await self._store.load_challenge(cid) for cid in await self._store.user_challenges(user_id)]
         return [c for c in found if c is not None and c.is_pending]
@@ -208,7 +211,7 @@ class Challenges:
                 continue
         return results
 
-    async def _open(self, challenge_id: str, guild_id: str) -> Challenge:
+    async def _open(self, challenge_id: ChallengeId, guild_id: GuildId) -> Challenge:
         challenge = await self.get(challenge_id, guild_id)
         if not challenge.is_pending:
             raise UnknownChallengeError(_("that challenge is no longer open ({status})", status=challenge.status.value))
@@ -222,11 +225,16 @@ class Challenges:
             raise PositionChangedError(_("the challenge changed meanwhile: look again")) from None
         return Result((challenge_event(_CLOSED_KINDS[status], text, closed),), challenge=closed)
 
-    async def _check_free(self, guild: str, channel: str | None, challenger: User, opponent: User | None) -> None:
+    async def _check_free(
+        self, guild: GuildId, channel: ChannelId | None, challenger: User, opponent: User | None
+    ) -> None:
         """Refuse early (the atomic check is at the game's creation) when the channel or the pair is busy; with no
         ``channel`` (the game will get a room of its own) only the pair is checked."""
-        checked = channel is not None and self._settings.one_game_per_channel
-        if checked and await self._store.channel_games(guild, str(channel)):
+        if (
+            channel is not None
+            and self._settings.one_game_per_channel
+            and await self._store.channel_games(guild, channel)
+        ):
             raise ChannelBusyError()
         if opponent is not None:
             theirs = set(await self._store.user_games(opponent.id))

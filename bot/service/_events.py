@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId
 from bot.service._models import Challenge, GameView, RatingChange
 
 
@@ -16,7 +17,7 @@ class Event:
     """Something for the front end to show: a sentence for people, and the game it is about (if any)."""
 
     text: str
-    game_id: str | None = None
+    game_id: GameId | None = None
 
 
 # -- challenges ----------------------------------------------------------------------------------------------------
@@ -26,9 +27,9 @@ class Event:
 class ChallengeEvent(Event):
     """An event about a challenge, with where it is shown, so a front end can show it after a restart."""
 
-    challenge_id: str
-    guild_id: str | None = None
-    channel_id: str | None = None
+    challenge_id: ChallengeId
+    guild_id: GuildId | None = None
+    channel_id: ChannelId | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from bot.i18n import _, _n
 from bot.service._errors import LimitReachedError, RateLimitedError
+from bot.service._ids import GuildId, UserId
 from bot.service._ports import Bucket, Quotas, RateBuckets
 from bot.settings import Settings
 
@@ -78,7 +79,7 @@ class RateLimits:
         self._settings = settings
         self._clock = clock
 
-    async def take(self, user_id: str, guild_id: str | None) -> None:
+    async def take(self, user_id: UserId, guild_id: GuildId | None) -> None:
         """Count one command or click of ``user_id`` in ``guild_id``; raises :class:`RateLimitedError` (counting
         nothing) when the person's or the server's bucket is empty."""
         settings = self._settings

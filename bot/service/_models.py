@@ -13,6 +13,7 @@ import secrets
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Self
 
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
 from core import Board, Color
 
 AI_ID_PREFIX = "ai:"
@@ -51,11 +52,11 @@ class _Evolving:
 class User:
     """A person as the front end knows them: an id (Discord snowflake or any string) and a display name."""
 
-    id: str
+    id: UserId
     name: str
 
     def __init__(self, id: str | int, name: str) -> None:
-        object.__setattr__(self, "id", str(id))
+        object.__setattr__(self, "id", UserId(str(id)))
         object.__setattr__(self, "name", str(name))
 
 
@@ -63,7 +64,7 @@ class User:
 class PlayerRef:
     """One side of a game: a user, or an AI level (``level`` set, id ``ai:<level>``)."""
 
-    id: str
+    id: UserId
     name: str
     level: str | None = None
 
@@ -77,7 +78,7 @@ class PlayerRef:
 
     @classmethod
     def ai(cls, level: str) -> PlayerRef:
-        return cls(AI_ID_PREFIX + level, f"AI ({level})", level)
+        return cls(UserId(AI_ID_PREFIX + level), f"AI ({level})", level)
 
 
 class GameKind(enum.Enum):
@@ -101,12 +102,12 @@ class MessageRef:
     It is presentation, stored beside the game or challenge (not in its versioned state), so recording it never makes
     a board's buttons outdated."""
 
-    channel_id: str
-    message_id: str
+    channel_id: ChannelId
+    message_id: MessageId
 
     @classmethod
     def of(cls, channel_id: str | int, message_id: str | int) -> MessageRef:
-        return cls(str(channel_id), str(message_id))
+        return cls(ChannelId(str(channel_id)), MessageId(str(message_id)))
 
     def to_json(self) -> str:
         return json.dumps({"channel_id": self.channel_id, "message_id": self.message_id}, separators=(",", ":"))
@@ -116,14 +117,14 @@ class MessageRef:
         if not text:
             return None
         data: dict[str, Any] = json.loads(text)
-        return cls(str(data["channel_id"]), str(data["message_id"]))
+        return cls.of(data["channel_id"], data["message_id"])
 
 
 @dataclass(frozen=True)
 class RatingChange:
     """How one player's rating moved in one scope (``global`` or ``guild:<id>``) after a game."""
 
-    user_id: str
+    user_id: UserId
     scope: str
     variant: str
     before: float
@@ -140,9 +141,9 @@ class RatingChange:
 class GameState(_Evolving):
     """Everything stored about one game. ``moves`` are PDN move texts (``pass`` where a blocked side passed)."""
 
-    id: str
-    guild_id: str
-    channel_id: str
+    id: GameId
+    guild_id: GuildId
+    channel_id: ChannelId
     kind: GameKind
     variant: str
     initial_fen: str
@@ -164,7 +165,7 @@ class GameState(_Evolving):
     takeback_offer: str | None = None
     """``black``/``white``: the side that asked to take its last move back."""
     takebacks: int = 0
-    rematch_of: str | None = None
+    rematch_of: GameId | None = None
     updated_at: float = 0.0
     ended_at: float | None = None
     result: str | None = None
@@ -205,7 +206,7 @@ class GameState(_Evolving):
     def player(self, color: Color) -> PlayerRef:
         return self.black if color is Color.BLACK else self.white
 
-    def color_of(self, user_id: str) -> Color | None:
+    def color_of(self, user_id: UserId) -> Color | None:
         """The side a user plays, or None for a spectator (a user playing both sides gets the side to move)."""
         if self.black.id == user_id and not self.black.is_ai:
             return Color.BLACK
@@ -253,9 +254,9 @@ class ChallengeStatus(enum.Enum):
 class Challenge(_Evolving):
     """A proposal of a game from one user to another (or to anyone in the channel when ``opponent`` is None)."""
 
-    id: str
-    guild_id: str
-    channel_id: str
+    id: ChallengeId
+    guild_id: GuildId
+    channel_id: ChannelId
     challenger: PlayerRef
     opponent: PlayerRef | None
     variant: str
@@ -266,8 +267,8 @@ class Challenge(_Evolving):
     expires_at: float
     version: int = 1
     status: ChallengeStatus = ChallengeStatus.PENDING
-    game_id: str | None = None
-    rematch_of: str | None = None
+    game_id: GameId | None = None
+    rematch_of: GameId | None = None
     fen: str | None = None
     """The position to start from (a normalised FEN), or None for the variant's start; such a game is unrated."""
     message: MessageRef | None = None
@@ -309,7 +310,7 @@ class GameView:
     ascii: str
 
     @property
-    def id(self) -> str:
+    def id(self) -> GameId:
         return self.game.id
 
     @property

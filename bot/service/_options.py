@@ -9,6 +9,7 @@ import random
 from ai.api import UnknownLevelError, get_level
 from bot.i18n import _, _n
 from bot.service._errors import InvalidRequestError, rules_text
+from bot.service._ids import ChannelId, GameId, GuildId
 from bot.service._models import GameKind, PlayerRef, new_id
 from bot.service._transitions import Step, new_game
 from bot.settings import Settings
@@ -20,14 +21,14 @@ COLOR_CHOICES = ("black", "white", "random")
 def ai_game(
     settings: Settings,
     kind: GameKind,
-    where: tuple[str | int, str | int],
+    where: tuple[GuildId, ChannelId],
     players: tuple[PlayerRef, PlayerRef],
     now: float,
     variant: str,
     fen: str | None,
     think_time: float | None,
     turn_time: float | None = None,
-    rematch_of: str | None = None,
+    rematch_of: GameId | None = None,
 ) -> Step:
     """The first step of an unrated game with an AI on one side (``GameKind.AI``) or both (an exhibition), in
     ``where`` (guild, channel), with ``players`` (Black, White), from the options as the player gave them."""
@@ -38,10 +39,10 @@ def ai_game(
         reason = _("an exhibition")
     else:
         reason = _("against the AI from a set-up position") if fen else _("against the AI")
-    guild_id, channel_id = (str(part) for part in where)
+    guild_id, channel_id = where
     black, white = players
     return new_game(
-        new_id(),
+        GameId(new_id()),
         kind,
         guild_id,
         channel_id,

@@ -19,6 +19,7 @@ from bot.service import _transitions
 from bot.service._ai_turns import AiTurns
 from bot.service._errors import PositionChangedError, UnknownGameError, creation_refused
 from bot.service._events import Event, Result
+from bot.service._ids import GameId, GuildId
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import GameState, GameView
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameRecords, MoveChooser
@@ -85,7 +86,7 @@ class Pipeline:
         return self.observed(Result(tuple(step.events), GameView.of(game, game.created_at), closed))
 
     async def transact(
-        self, game_id: str, guild_id: str | int | None, plan: Plan, *, expected_version: int | None = None
+        self, game_id: GameId, guild_id: GuildId | None, plan: Plan, *, expected_version: int | None = None
     ) -> Result:
         """Lock, load (the cached state first), plan, save (one guarded write), then schedule the AI; returns the
         events. A cached state that proves stale is read again once."""
@@ -140,7 +141,7 @@ class Pipeline:
                 log.exception("an event observer failed on %d events", len(result.events))
         return result
 
-    async def load(self, game_id: str, guild_id: str | int | None) -> GameState:
+    async def load(self, game_id: GameId, guild_id: GuildId | None) -> GameState:
         game = await self._store.load_game(game_id) if isinstance(game_id, str) and game_id else None
         if game is None:
             raise UnknownGameError(_("there is no game {game}", game=repr(str(game_id)[:40])))

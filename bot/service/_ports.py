@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import GameReview
 from bot.service._events import Event
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, UserId
 from bot.service._models import Challenge, GameState, GameView, MessageRef, Rating
 
 
@@ -66,7 +67,7 @@ class RatingUpdate:
 
     scope: str
     variant: str
-    user_id: str
+    user_id: UserId
     before: Rating
     after: Rating
 
@@ -77,7 +78,7 @@ class BotRecordUpdate:
 
     scope: str
     variant: str
-    user_id: str
+    user_id: UserId
     level: str
     outcome: str
     """``wins``, ``losses`` or ``draws`` (from the person's side)."""
@@ -97,9 +98,9 @@ class GameRecords(Protocol):
     """Games and their indexes: create, save, finish, load; the games of a user, of a channel, due, waiting for the
     AI; a room closed to new games."""
 
-    async def load_game(self, game_id: str) -> GameState | None: ...
+    async def load_game(self, game_id: GameId) -> GameState | None: ...
 
-    async def load_games(self, game_ids: Sequence[str]) -> list[GameState]: ...
+    async def load_games(self, game_ids: Sequence[GameId]) -> list[GameState]: ...
 
     async def create_game(
         self,
@@ -118,7 +119,7 @@ class GameRecords(Protocol):
         early (before a room is opened for it); :meth:`create_game` checks the same bounds atomically."""
         ...
 
-    async def close_room(self, guild_id: str, channel_id: str) -> bool:
+    async def close_room(self, guild_id: GuildId, channel_id: ChannelId) -> bool:
         """Close a channel to new games unless a game is filed in it, atomically with :meth:`create_game` (which is
         refused in a closed channel with the tag ``"closed"``); True if it was closed."""
         ...
@@ -131,42 +132,42 @@ class GameRecords(Protocol):
         """Store the final state, result, history, ratings and leaderboards in one step."""
         ...
 
-    async def set_board_message(self, game_id: str, where: MessageRef) -> None:
+    async def set_board_message(self, game_id: GameId, where: MessageRef) -> None:
         """Record where the game's board is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
         ...
 
-    async def due_games(self, now: float, limit: int) -> list[str]: ...
+    async def due_games(self, now: float, limit: int) -> list[GameId]: ...
 
-    async def ai_turns(self, began_before: float, limit: int) -> list[str]:
+    async def ai_turns(self, began_before: float, limit: int) -> list[GameId]:
         """Active games where an AI is to move and its turn began before ``began_before``, oldest first."""
         ...
 
-    async def active_game_ids(self) -> list[str]: ...
+    async def active_game_ids(self) -> list[GameId]: ...
 
-    async def user_games(self, user_id: str) -> list[str]: ...
+    async def user_games(self, user_id: UserId) -> list[GameId]: ...
 
-    async def channel_games(self, guild_id: str, channel_id: str) -> list[str]: ...
+    async def channel_games(self, guild_id: GuildId, channel_id: ChannelId) -> list[GameId]: ...
 
-    async def history(self, user_id: str, limit: int) -> list[str]: ...
+    async def history(self, user_id: UserId, limit: int) -> list[GameId]: ...
 
 
 class ChallengeRecords(Protocol):
     """Challenges and their indexes."""
 
-    async def load_challenge(self, challenge_id: str) -> Challenge | None: ...
+    async def load_challenge(self, challenge_id: ChallengeId) -> Challenge | None: ...
 
     async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
         """Create (``before`` None) or replace a challenge; a new one must stay under the challenge bounds of
         ``quotas`` (counting the pending challenges unexpired at ``after.created_at``)."""
         ...
 
-    async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
+    async def set_challenge_message(self, challenge_id: ChallengeId, where: MessageRef) -> None:
         """Record where the challenge is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
         ...
 
-    async def due_challenges(self, now: float, limit: int) -> list[str]: ...
+    async def due_challenges(self, now: float, limit: int) -> list[ChallengeId]: ...
 
-    async def user_challenges(self, user_id: str) -> list[str]: ...
+    async def user_challenges(self, user_id: UserId) -> list[ChallengeId]: ...
 
 
 class RatingRecords(Protocol):
@@ -178,11 +179,11 @@ class RatingRecords(Protocol):
 
     async def pair_day_count(self, a: str, b: str, day: str) -> int: ...
 
-    async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[str, float]]: ...
+    async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[UserId, float]]: ...
 
-    async def rank(self, scope: str, variant: str, user_id: str) -> int | None: ...
+    async def rank(self, scope: str, variant: str, user_id: UserId) -> int | None: ...
 
-    async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]: ...
+    async def bot_record(self, scope: str, variant: str, user_id: UserId) -> dict[str, tuple[int, int, int]]: ...
 
     async def set_names(self, names: dict[str, str]) -> None: ...
 
@@ -192,12 +193,12 @@ class RatingRecords(Protocol):
 class ReviewRecords(Protocol):
     """The reviews of finished games."""
 
-    async def save_review(self, game_id: str, review: str) -> None:
+    async def save_review(self, game_id: GameId, review: str) -> None:
         """Keep a finished game's review (JSON text), once; raises :class:`CommitConflict` ``finished`` when the game
         is not finished or is gone, ``exists`` when it has a review already."""
         ...
 
-    async def load_review(self, game_id: str) -> str | None:
+    async def load_review(self, game_id: GameId) -> str | None:
         """The stored review of a game (JSON text), or None."""
         ...
 
@@ -205,11 +206,11 @@ class ReviewRecords(Protocol):
 class ErasureRecords(Protocol):
     """Retention and a person's erasure: what a user left behind, and its removal."""
 
-    async def user_guilds(self, user_id: str) -> list[str]:
+    async def user_guilds(self, user_id: UserId) -> list[GuildId]:
         """The guilds where the user finished games (so where they may have ratings and records)."""
         ...
 
-    async def finished_before(self, ended_before: float, limit: int) -> list[str]:
+    async def finished_before(self, ended_before: float, limit: int) -> list[GameId]:
         """Finished games that ended before ``ended_before``, oldest first (for the retention sweep)."""
         ...
 
@@ -223,7 +224,7 @@ class ErasureRecords(Protocol):
 
     async def erase_user(
         self,
-        user_id: str,
+        user_id: UserId,
         scopes: Sequence[str],
         variants: Sequence[str],
         pair_days: Sequence[tuple[str, str]],

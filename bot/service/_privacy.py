@@ -17,6 +17,7 @@ from typing import Protocol
 
 from bot.i18n import _
 from bot.service._errors import InvalidRequestError, PositionChangedError, ServiceError
+from bot.service._ids import GuildId, UserId
 from bot.service._models import GameState, PlayerRef, Rating
 from bot.service._pdn import game_pdn
 from bot.service._ports import ChallengeRecords, CommitConflict, ErasureRecords, GameRecords, RatingRecords
@@ -24,7 +25,7 @@ from bot.service._standings import GLOBAL_SCOPE, guild_scope
 from core import VARIANTS
 
 DELETED_NAME = "Deleted player"
-DELETED_ID = "deleted"
+DELETED_ID = UserId("deleted")
 """The id of an erased player in their former games: no Discord id looks like it, so it names nobody."""
 _BATCH = 100
 _ATTEMPTS = 3
@@ -37,7 +38,7 @@ _CHANGED = _("your games kept changing while they were being anonymised; try aga
 class PersonalData:
     """A summary of what King Me stores about one user."""
 
-    user_id: str
+    user_id: UserId
     name: str | None
     """The display name kept for leaderboards, or None."""
     active_games: int
@@ -62,7 +63,7 @@ class Erasure:
     ratings_removed: int
 
 
-def anonymised(game: GameState, user_id: str) -> GameState:
+def anonymised(game: GameState, user_id: UserId) -> GameState:
     """``game`` with ``user_id``'s side renamed :data:`DELETED_NAME` everywhere it is written, one version later."""
     gone = PlayerRef(DELETED_ID, DELETED_NAME)
 
@@ -96,7 +97,7 @@ class Privacy:
         self._store = store
         self._clock = clock
 
-    async def report(self, user_id: str) -> PersonalData:
+    async def report(self, user_id: UserId) -> PersonalData:
         """What is stored about ``user_id``."""
         history = await self._store.history(user_id, 1 << 30)
         keys = [(scope, variant, user_id) for scope in await self._scopes(user_id) for variant in VARIANTS]
@@ -112,7 +113,7 @@ class Privacy:
             bot_records=sum(1 for record in records if record),
         )
 
-    async def erase(self, user_id: str) -> Erasure:
+    async def erase(self, user_id: UserId) -> Erasure:
         """Anonymise the user's finished games and delete everything else kept under their id."""
         data = await self.report(user_id)
         if data.active_games:
@@ -122,7 +123,7 @@ class Privacy:
         history = await self._store.history(user_id, 1 << 30)
         recent = self._clock() - _PAIR_DAY_WINDOW
         pair_days: list[tuple[str, str]] = []
-        guilds: set[str] = set()  # where their ratings are, also for games finished before the guild index existed
+        guilds: set[GuildId] = set()  # where their ratings are, also for games finished before the guild index existed
         count = 0
         for start in range(0, len(history), _BATCH):
             for game in await self._store.load_games(history[start : start + _BATCH]):
@@ -150,7 +151,7 @@ class Privacy:
             deleted += 1
         return deleted
 
-    async def _anonymise(self, game: GameState, user_id: str) -> int:
+    async def _anonymise(self, game: GameState, user_id: UserId) -> int:
         """Rename the user in one finished game (read again if it changed meanwhile); 1 if it was theirs."""
         for _attempt in range(_ATTEMPTS):
             if game.color_of(user_id) is None:
@@ -165,7 +166,7 @@ class Privacy:
                 game = fresh
         raise PositionChangedError(_CHANGED)
 
-    async def _scopes(self, user_id: str, more_guilds: Iterable[str] = ()) -> list[str]:
+    async def _scopes(self, user_id: UserId, more_guilds: Iterable[GuildId] = ()) -> list[str]:
         """The ladders the user may be on: everyone's and those of the servers they finished games in."""
         guilds = set(await self._store.user_guilds(user_id)) | set(more_guilds)
         return [GLOBAL_SCOPE, *(guild_scope(g) for g in sorted(guilds))]

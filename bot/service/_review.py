@@ -17,6 +17,7 @@ from ai.api import GameInput
 from ai.review import GameReview
 from bot.i18n import _
 from bot.service._errors import GameNotOverError, ServiceError
+from bot.service._ids import GameId
 from bot.service._models import GameState, User
 from bot.service._ports import CommitConflict, GameReviewer, ReviewRecords
 
@@ -55,7 +56,7 @@ class Reviews:
         self._requesters: set[str] = set()
         """Users waiting for a review of this process."""
 
-    async def stored(self, game_id: str) -> GameReview | None:
+    async def stored(self, game_id: GameId) -> GameReview | None:
         """The game's stored review, or None (also for one this version cannot read)."""
         text = await self._store.load_review(game_id)
         if text is None:

@@ -21,6 +21,7 @@ from bot.service import _options, _transitions
 from bot.service._challenges import Challenges, accepted_game
 from bot.service._errors import ServiceError, UnknownGameError
 from bot.service._events import Result
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
 from bot.service._limits import RateLimits
 from bot.service._models import GameState, GameView, User
 from bot.service._pdn import game_pdn
@@ -101,11 +102,11 @@ class GameService:
         """AI turns of this process waiting for their place at the AI (shared fairly between the people playing)."""
         return self._pipe.ai.waiting
 
-    async def rate_limit(self, user_id: str | int, guild_id: str | int | None) -> None:
+    async def rate_limit(self, user_id: UserId, guild_id: GuildId | None) -> None:
         """Count one command or click of a person in a server against the rate limits (shared by every process);
         raises :class:`~bot.service.RateLimitedError`, with when to try again, when they or the server go too fast.
         A front end calls it before each command or click (not for autocomplete)."""
-        await self._rates.take(str(user_id), str(guild_id) if guild_id is not None else None)
+        await self._rates.take(user_id, guild_id if guild_id is not None else None)
 
     async def claim_change(self, name: str, value: str) -> bool:
         """Record that a front end's ``name`` is now ``value`` (say, a digest of the commands it registered); True if
@@ -133,8 +134,8 @@ class GameService:
 
     async def challenge(
         self,
-        guild_id: str | int,
-        channel_id: str | int,
+        guild_id: GuildId,
+        channel_id: ChannelId,
         challenger: User,
         opponent: User | None,
         *,
@@ -142,7 +143,7 @@ class GameService:
         turn_time: float | None = None,
         color: str = "random",
         fen: str | None = None,
-        rematch_of: str | None = None,
+        rematch_of: GameId | None = None,
         own_room: bool = False,
     ) -> Result:
         """Propose a game to ``opponent`` (or to anyone in the channel when None). It expires unanswered. The game is
@@ -150,57 +151,59 @@ class GameService:
         ``own_room`` (the front end will open the game a room of its own when it is accepted) the channel need not be
         free of games. A person may have at most ``CHALLENGES_PER_SENDER`` pending challenges, and be sent at most
         ``CHALLENGES_PER_TARGET`` (:class:`~bot.service.LimitReachedError`)."""
-        where = (str(guild_id), str(channel_id))
+        where = (guild_id, channel_id)
         result = await self._challenges.create(
             *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room
         )
         return self._pipe.observed(result)
 
-    async def get_challenge(self, challenge_id: str, guild_id: str | int | None = None) -> models.Challenge:
+    async def get_challenge(self, challenge_id: ChallengeId, guild_id: GuildId | None = None) -> models.Challenge:
         """A challenge in any state (pending, accepted, declined, cancelled, expired), with where it is shown."""
         return await self._challenges.get(challenge_id, guild_id)
 
-    async def set_challenge_message(self, challenge_id: str, channel_id: str | int, message_id: str | int) -> None:
+    async def set_challenge_message(
+        self, challenge_id: ChallengeId, channel_id: ChannelId, message_id: MessageId
+    ) -> None:
         """Record the message that shows a challenge, so its end is shown there (also after a restart)."""
         await self._challenges.set_message(challenge_id, models.MessageRef.of(channel_id, message_id))
 
     async def accept(
-        self, challenge_id: str, guild_id: str | int, user: User, *, channel_id: str | int | None = None
+        self, challenge_id: ChallengeId, guild_id: GuildId, user: User, *, channel_id: ChannelId | None = None
     ) -> Result:
         """Accept a challenge: the game starts (colours as the challenger chose, or at random). With ``channel_id``
         (a thread opened for the game) the game is played and filed there, not in the challenge's channel: the
         one-game-per-channel rule then applies to that channel."""
         challenge = await self.check_accept(challenge_id, guild_id, user)
         side = _options.side(challenge.color, self._rng)
-        channel = str(channel_id) if channel_id is not None else challenge.channel_id
+        channel = channel_id if channel_id is not None else challenge.channel_id
         step, closed = accepted_game(challenge, user, side, channel, self._clock())
         result = await self._pipe.open(step, challenge=(challenge, closed))
         await self._remember(user)
         return result
 
-    async def check_accept(self, challenge_id: str, guild_id: str | int, user: User) -> models.Challenge:
+    async def check_accept(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> models.Challenge:
         """The challenge if ``user`` may accept it now (raises what :meth:`accept` would), writing nothing: a front end
         asks before it prepares a place for the game (a thread)."""
-        return await self._challenges.check_accept(challenge_id, str(guild_id), user)
+        return await self._challenges.check_accept(challenge_id, guild_id, user)
 
-    async def decline(self, challenge_id: str, guild_id: str | int, user: User) -> Result:
+    async def decline(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
         """The challenged user turns a challenge down."""
-        return self._pipe.observed(await self._challenges.decline(challenge_id, str(guild_id), user))
+        return self._pipe.observed(await self._challenges.decline(challenge_id, guild_id, user))
 
-    async def cancel(self, challenge_id: str, guild_id: str | int, user: User) -> Result:
+    async def cancel(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
         """The challenger withdraws a challenge."""
-        return self._pipe.observed(await self._challenges.cancel(challenge_id, str(guild_id), user))
+        return self._pipe.observed(await self._challenges.cancel(challenge_id, guild_id, user))
 
-    async def challenges_of(self, user_id: str | int) -> list[models.Challenge]:
+    async def challenges_of(self, user_id: UserId) -> list[models.Challenge]:
         """A user's pending challenges, sent or received."""
-        return await self._challenges.of_user(str(user_id))
+        return await self._challenges.of_user(user_id)
 
     # -- games against the AI -------------------------------------------------------------------------------------
 
     async def play_ai(
         self,
-        guild_id: str | int,
-        channel_id: str | int,
+        guild_id: GuildId,
+        channel_id: ChannelId,
         user: User,
         level: str,
         *,
@@ -209,7 +212,7 @@ class GameService:
         fen: str | None = None,
         think_time: float | None = None,
         turn_time: float | None = None,
-        rematch_of: str | None = None,
+        rematch_of: GameId | None = None,
         room: Room | None = None,
     ) -> Result:
         """Start a game against an AI level. Such games are unrated and count in the versus-the-bot record. The AI
@@ -229,8 +232,8 @@ class GameService:
 
     async def exhibition(
         self,
-        guild_id: str | int,
-        channel_id: str | int,
+        guild_id: GuildId,
+        channel_id: ChannelId,
         black_level: str,
         white_level: str,
         *,
@@ -254,7 +257,7 @@ class GameService:
     # -- moves and other commands on a game -----------------------------------------------------------------------
 
     async def move(
-        self, game_id: str, guild_id: str | int | None, user: User, move: str | int, *, version: int | None = None
+        self, game_id: GameId, guild_id: GuildId | None, user: User, move: str | int, *, version: int | None = None
     ) -> Result:
         """Play a move, given as PDN text (``11-15``, ``15x24``, ``1x10x19``) or as an index into the view's
         ``legal_moves``. With ``version`` (the version the front end showed) a changed game is refused; an index
@@ -262,37 +265,37 @@ class GameService:
         plan = partial(_transitions.move, user=user, move=move)
         return await self._pipe.transact(game_id, guild_id, plan, expected_version=version)
 
-    async def resign(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def resign(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.resign, user=user))
 
-    async def offer_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def offer_draw(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         """Offer a draw; if the opponent had already offered one, the game is drawn."""
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.offer_draw, user=user))
 
-    async def accept_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def accept_draw(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.accept_draw, user=user))
 
-    async def decline_draw(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def decline_draw(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.decline_draw, user=user))
 
-    async def takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def takeback(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         """Ask to take your last move back. Against the AI it is done at once; a person must agree
         (:meth:`accept_takeback`)."""
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.takeback, user=user))
 
-    async def accept_takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def accept_takeback(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.accept_takeback, user=user))
 
-    async def decline_takeback(self, game_id: str, guild_id: str | int | None, user: User) -> Result:
+    async def decline_takeback(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
         return await self._pipe.transact(game_id, guild_id, partial(_transitions.decline_takeback, user=user))
 
     async def rematch(
         self,
-        game_id: str,
-        guild_id: str | int | None,
+        game_id: GameId,
+        guild_id: GuildId | None,
         user: User,
         *,
-        channel_id: str | int | None = None,
+        channel_id: ChannelId | None = None,
         room: Room | None = None,
     ) -> Result:
         """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
@@ -300,7 +303,7 @@ class GameService:
         room of its own with ``room`` (a challenge then leaves opening it to its acceptance)."""
         game = await self._pipe.load(game_id, guild_id)
         other, swapped = _transitions.rematch_sides(game, user)
-        channel = str(channel_id) if channel_id is not None else game.channel_id
+        channel = channel_id if channel_id is not None else game.channel_id
         if other.level is not None:
             return await self.play_ai(
                 game.guild_id,
@@ -321,7 +324,7 @@ class GameService:
         result = await self._challenges.create(game.guild_id, channel, user, opponent, *options)
         return self._pipe.observed(result)
 
-    async def set_board_message(self, game_id: str, channel_id: str | int, message_id: str | int) -> None:
+    async def set_board_message(self, game_id: GameId, channel_id: ChannelId, message_id: MessageId) -> None:
         """Record the message that shows the game's board, so a change that happens outside an interaction (an AI
         move, a timeout) edits it, also after a restart. It does not change the game's version."""
         where = models.MessageRef.of(channel_id, message_id)
@@ -335,71 +338,71 @@ class GameService:
 
     # -- queries --------------------------------------------------------------------------------------------------
 
-    async def state(self, game_id: str, guild_id: str | int | None = None) -> GameView:
+    async def state(self, game_id: GameId, guild_id: GuildId | None = None) -> GameView:
         """The game as it is stored now (position, legal moves, clock, whose turn)."""
         return GameView.of(await self._pipe.load(game_id, guild_id), self._clock())
 
-    async def user_games(self, user_id: str | int) -> list[GameView]:
+    async def user_games(self, user_id: UserId) -> list[GameView]:
         """A user's active games."""
-        return await self._views(await self._store.user_games(str(user_id)))
+        return await self._views(await self._store.user_games(user_id))
 
-    async def close_room(self, guild_id: str | int, channel_id: str | int) -> bool:
+    async def close_room(self, guild_id: GuildId, channel_id: ChannelId) -> bool:
         """Close a room whose game did not start (a thread opened for it), unless a game is filed there now: in one
         write with every game's creation, so a game is never filed in a room that is closing. True if it closed
         (the front end then archives it); no game can be started there afterwards."""
-        return await self._store.close_room(str(guild_id), str(channel_id))
+        return await self._store.close_room(guild_id, channel_id)
 
-    async def channel_games(self, guild_id: str | int, channel_id: str | int) -> list[GameView]:
+    async def channel_games(self, guild_id: GuildId, channel_id: ChannelId) -> list[GameView]:
         """A channel's active games."""
-        return await self._views(await self._store.channel_games(str(guild_id), str(channel_id)))
+        return await self._views(await self._store.channel_games(guild_id, channel_id))
 
-    async def _views(self, game_ids: list[str]) -> list[GameView]:
+    async def _views(self, game_ids: list[GameId]) -> list[GameView]:
         now = self._clock()
         return [GameView.of(game, now) for game in await self._store.load_games(game_ids)]
 
-    async def history(self, user_id: str | int, limit: int = 10) -> list[GameState]:
+    async def history(self, user_id: UserId, limit: int = 10) -> list[GameState]:
         """A user's finished games, newest first."""
-        return await self._store.load_games(await self._store.history(str(user_id), max(1, min(limit, 100))))
+        return await self._store.load_games(await self._store.history(user_id, max(1, min(limit, 100))))
 
-    async def pdn(self, game_id: str, guild_id: str | int | None = None) -> str:
+    async def pdn(self, game_id: GameId, guild_id: GuildId | None = None) -> str:
         """The game as PDN (with result ``*`` while it is being played)."""
         game = await self._pipe.load(game_id, guild_id)
         return game.pdn if game.pdn is not None else game_pdn(game)
 
     async def leaderboard(
-        self, variant: str = "american", guild_id: str | int | None = None, limit: int = 10
+        self, variant: str = "american", guild_id: GuildId | None = None, limit: int = 10
     ) -> list[models.LeaderboardEntry]:
         """The human ladder of a guild (or the global one), best first."""
         variant_name = _options.variant_name(variant)
         return await self._standings.leaderboard(scope_of(guild_id), variant_name, max(1, min(limit, 100)))
 
     async def stats(
-        self, user_id: str | int, variant: str = "american", guild_id: str | int | None = None
+        self, user_id: UserId, variant: str = "american", guild_id: GuildId | None = None
     ) -> models.PlayerStats:
         """A player's rating, record, rank and versus-the-bot record in a guild (or globally)."""
-        return await self._standings.stats(str(user_id), scope_of(guild_id), _options.variant_name(variant))
+        return await self._standings.stats(user_id, scope_of(guild_id), _options.variant_name(variant))
 
-    async def analyse(self, game_id: str, requester: User, guild_id: str | int | None = None) -> Analysis:
+    async def analyse(self, game_id: GameId, requester: User, guild_id: GuildId | None = None) -> Analysis:
         """The review of a finished game (``/checkers analyse``): stored with the game once computed by the AI pool at
         low priority (see :mod:`ai.review` for what it holds). Refused while the game is being played, and while the
         requester has another review running."""
         game = await self._pipe.load(game_id, guild_id)
         return Analysis(game, await self._reviews.analyse(game, requester))
 
-    async def stored_review(self, game_id: str) -> GameReview | None:
+    async def stored_review(self, game_id: GameId) -> GameReview | None:
         """A game's review if one was computed (the replay page draws its graph), never computing one."""
         return await self._reviews.stored(game_id)
 
     # -- personal data --------------------------------------------------------------------------------------------
 
-    async def personal_data(self, user_id: str | int) -> PersonalData:
+    async def personal_data(self, user_id: UserId) -> PersonalData:
         """What King Me stores about a user (``/checkers privacy``)."""
-        return await self._privacy.report(str(user_id))
+        return await self._privacy.report(user_id)
 
-    async def erase_personal_data(self, user_id: str | int) -> Erasure:
+    async def erase_personal_data(self, user_id: UserId) -> Erasure:
         """Delete what King Me stores about a user and anonymise their finished games (see :mod:`._privacy`); refused
         while they have a game in progress or a pending challenge."""
-        return await self._privacy.erase(str(user_id))
+        return await self._privacy.erase(user_id)
 
     # -- background work ------------------------------------------------------------------------------------------
 

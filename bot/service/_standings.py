@@ -10,6 +10,7 @@ from bot.i18n import _
 from bot.service import _ratings
 from bot.service._errors import StoreUnavailableError
 from bot.service._events import Event, RatingChanged
+from bot.service._ids import GuildId, UserId
 from bot.service._models import (
     GameKind,
     GameState,
@@ -31,13 +32,13 @@ SHORT_GAME_PLIES = 2
 _UNRATED_SHORT = (Termination.RESIGNATION.value, Termination.TIME.value, Termination.AGREEMENT.value)
 
 
-def guild_scope(guild_id: str) -> str:
+def guild_scope(guild_id: GuildId) -> str:
     return f"guild:{guild_id}"
 
 
-def scope_of(guild_id: str | int | None) -> str:
+def scope_of(guild_id: GuildId | None) -> str:
     """The ladder of a guild, or the global one for None."""
-    return guild_scope(str(guild_id)) if guild_id is not None else GLOBAL_SCOPE
+    return guild_scope(guild_id) if guild_id is not None else GLOBAL_SCOPE
 
 
 def score(game: GameState, player: PlayerRef) -> float:
@@ -130,7 +131,7 @@ class Standings:
             for i, (uid, r) in enumerate(zip(ids, ratings, strict=True))
         ]
 
-    async def stats(self, user_id: str, scope: str, variant: str) -> PlayerStats:
+    async def stats(self, user_id: UserId, scope: str, variant: str) -> PlayerStats:
         """A player's rating, record, rank and versus-the-bot record in ``scope``."""
         (rating,) = await self._store.read_ratings([(scope, variant, user_id)])
         rank = await self._store.rank(scope, variant, user_id)

@@ -28,6 +28,7 @@ from bot.service._events import (
     TakebackDone,
     TakebackRequested,
 )
+from bot.service._ids import ChannelId, GameId, GuildId
 from bot.service._models import GameKind, GameState, PlayerRef, Status, User, color_name
 from bot.service._wording import end_text, side_name
 from core import PASS, Board, Color, IllegalMoveError, Move, Outcome, RulesError, Termination
@@ -53,10 +54,10 @@ Plan = Callable[[GameState, float], Step]
 
 
 def new_game(
-    game_id: str,
+    game_id: GameId,
     kind: GameKind,
-    guild_id: str,
-    channel_id: str,
+    guild_id: GuildId,
+    channel_id: ChannelId,
     board: Board,
     black: PlayerRef,
     white: PlayerRef,
@@ -278,9 +279,9 @@ def rematch_sides(game: GameState, user: User) -> tuple[PlayerRef, str]:
 # -- checks -----------------------------------------------------------------------------------------------------------
 
 
-def check_guild(game: GameState, guild_id: str | int | None) -> None:
+def check_guild(game: GameState, guild_id: GuildId | None) -> None:
     """Refuse a request from another server (None: any)."""
-    if guild_id is not None and str(guild_id) != game.guild_id:
+    if guild_id is not None and guild_id != game.guild_id:
         raise errors.OtherGuildError(_("that game belongs to another server"))
 
 

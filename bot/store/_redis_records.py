@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service import Bucket, GameState, Rating, is_id
+from bot.service import Bucket, GameId, GameState, Rating, UserId, is_id
 from bot.store._redis_base import RATING_FIELDS, Commit, RedisBase, awaitable, decoded, number
 
 
@@ -30,9 +30,9 @@ class RedisRecords(RedisBase):
         value = await self._r.get(self._game_key(game_id) + ":review")
         return decoded(value) if value is not None else None
 
-    async def finished_before(self, ended_before: float, limit: int) -> list[str]:
+    async def finished_before(self, ended_before: float, limit: int) -> list[GameId]:
         ids = await self._r.zrangebyscore(self._k("finished"), "-inf", ended_before, start=0, num=limit)
-        return [decoded(i) for i in ids]
+        return [GameId(decoded(i)) for i in ids]
 
     async def delete_finished_game(self, game: GameState) -> None:
         commit = Commit()
@@ -100,9 +100,9 @@ class RedisRecords(RedisBase):
         value = await self._r.get(self._pair_day_key(a, b, day))
         return int(value) if value is not None else 0
 
-    async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[str, float]]:
+    async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[UserId, float]]:
         rows: Any = await self._r.zrevrange(self._k("lb", scope, variant), 0, limit - 1, withscores=True)
-        return [(decoded(uid), float(score)) for uid, score in rows]
+        return [(UserId(decoded(uid)), float(score)) for uid, score in rows]
 
     async def rank(self, scope: str, variant: str, user_id: str) -> int | None:
         place: Any = await self._r.zrevrank(self._k("lb", scope, variant), user_id)

@@ -61,12 +61,17 @@ from collections.abc import Sequence
 from bot.service import (
     NO_QUOTAS,
     Challenge,
+    ChallengeId,
+    ChannelId,
     CommitConflict,
+    GameId,
     GameState,
     GameStore,
+    GuildId,
     MessageRef,
     Quotas,
     Settlement,
+    UserId,
     is_id,
 )
 from bot.store._connection import unavailable_as_service_error
@@ -219,43 +224,49 @@ class RedisGameStore(RedisRecords):
             return None
         return Challenge.from_json(state, int(version), MessageRef.from_json(message))
 
-    async def due_games(self, now: float, limit: int) -> list[str]:
+    async def due_games(self, now: float, limit: int) -> list[GameId]:
         ids = await self._r.zrangebyscore(self._k("deadlines"), "-inf", now, start=0, num=limit)
-        return [decoded(i) for i in ids]
+        return [GameId(decoded(i)) for i in ids]
 
-    async def due_challenges(self, now: float, limit: int) -> list[str]:
+    async def due_challenges(self, now: float, limit: int) -> list[ChallengeId]:
         """Pending challenges whose time is up; one whose record Redis already dropped (see :data:`CHALLENGE_GRACE`)
         leaves the index here."""
         expiry = self._k("challenges", "expiry")
-        ids = [decoded(i) for i in await self._r.zrangebyscore(expiry, "-inf", now, start=0, num=limit)]
+        ids = [ChallengeId(decoded(i)) for i in await self._r.zrangebyscore(expiry, "-inf", now, start=0, num=limit)]
         alive = await self._exist([self._k("challenge", i) for i in ids])
         gone = [i for i, there in zip(ids, alive, strict=True) if not there]
         if gone:
             await self._r.zrem(expiry, *gone)
         return [i for i in ids if i not in gone]
 
-    async def ai_turns(self, began_before: float, limit: int) -> list[str]:
+    async def ai_turns(self, began_before: float, limit: int) -> list[GameId]:
         ids = await self._r.zrangebyscore(self._k("ai", "turns"), "-inf", began_before, start=0, num=limit)
-        return [decoded(i) for i in ids]
+        return [GameId(decoded(i)) for i in ids]
 
-    async def active_game_ids(self) -> list[str]:
-        return [decoded(i) for i in await self._r.zrange(self._k("deadlines"), 0, -1)]
+    async def active_game_ids(self) -> list[GameId]:
+        return [GameId(decoded(i)) for i in await self._r.zrange(self._k("deadlines"), 0, -1)]
 
-    async def user_games(self, user_id: str) -> list[str]:
-        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._k("user", user_id, "games"))))
+    async def user_games(self, user_id: UserId) -> list[GameId]:
+        return sorted(GameId(decoded(i)) for i in await awaitable(self._r.smembers(self._k("user", user_id, "games"))))
 
-    async def channel_games(self, guild_id: str, channel_id: str) -> list[str]:
-        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._channel_key(guild_id, channel_id))))
+    async def channel_games(self, guild_id: GuildId, channel_id: ChannelId) -> list[GameId]:
+        return sorted(
+            GameId(decoded(i)) for i in await awaitable(self._r.smembers(self._channel_key(guild_id, channel_id)))
+        )
 
-    async def user_challenges(self, user_id: str) -> list[str]:
-        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._k("user", user_id, "challenges"))))
+    async def user_challenges(self, user_id: UserId) -> list[ChallengeId]:
+        return sorted(
+            ChallengeId(decoded(i)) for i in await awaitable(self._r.smembers(self._k("user", user_id, "challenges")))
+        )
 
-    async def user_guilds(self, user_id: str) -> list[str]:
-        return sorted(decoded(i) for i in await awaitable(self._r.smembers(self._k("user", user_id, "guilds"))))
+    async def user_guilds(self, user_id: UserId) -> list[GuildId]:
+        return sorted(
+            GuildId(decoded(i)) for i in await awaitable(self._r.smembers(self._k("user", user_id, "guilds")))
+        )
 
-    async def history(self, user_id: str, limit: int) -> list[str]:
+    async def history(self, user_id: UserId, limit: int) -> list[GameId]:
         ids = await self._r.zrevrange(self._k("user", user_id, "history"), 0, limit - 1)
-        return [decoded(i) for i in ids]
+        return [GameId(decoded(i)) for i in ids]
 
 
 def _implements(store: RedisGameStore) -> GameStore:

@@ -20,6 +20,7 @@ from bot.cli import main as cli_main
 from bot.cli.serve import run_async, serve
 from bot.emulator import DiscordEmulator
 from bot.runtime import Runtime, StartupError
+from bot.service import UserId
 from tests.bot.test_runtime import make_settings
 from tests.support import eventually
 
@@ -101,7 +102,7 @@ async def test_starts_serves_and_stops_cleanly_on_sigterm(
             within=30,
             what="the AI's first move",
         )
-        games = await runtime.service.user_games(emulator.user("alice").id)
+        games = await runtime.service.user_games(UserId(str(emulator.user("alice").id)))
         assert len(games) == 1
 
         status, text = await get(session, f"{runtime.web_url}/metrics")

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service import Challenge, GameService, GameState, ServiceError, User
+from bot.service import Challenge, ChannelId, GameService, GameState, GuildId, MessageId, ServiceError, User
 from core import RulesError
 from tests.bot.fuzz._inputs import Inputs
 from tests.bot.fuzz._invariants import Invariants
@@ -111,24 +111,26 @@ class ServiceDriver:
             user = i.pick(people)
         return User(user.id, i.text()) if i.chance(0.05) else user
 
-    def _guild(self, own: str | None) -> str | int | None:
-        """The guild a request comes from: mostly the record's own (as a number, as Discord gives it)."""
+    def _guild(self, own: str | None) -> GuildId | None:
+        """The guild a request comes from: mostly the record's own, else another, none, or a hostile one."""
         i = self.inputs
         if own is not None and i.chance(0.8):
-            return int(own) if own.isdigit() else own
-        return i.pick([*self.world.guilds, None, 0, "x"])
+            return GuildId(own)
+        picked = i.pick([*self.world.guilds, None, 0, "x"])
+        return None if picked is None else GuildId(str(picked))
 
-    def _where(self) -> tuple[int, int]:
+    def _where(self) -> tuple[GuildId, ChannelId]:
         guild = self.inputs.pick(self.world.guilds)
-        return guild, self.inputs.pick(self.world.channels[guild] + self.world.threads[-5:])
+        channel = self.inputs.pick(self.world.channels[guild] + self.world.threads[-5:])
+        return GuildId(str(guild)), ChannelId(str(channel))
 
-    async def _room(self) -> int | None:
+    async def _room(self) -> ChannelId | None:
         """A front end's room for a new game: a fresh thread, or None (the thread could not be opened)."""
         if self.inputs.chance(0.3):
             return None
         thread = self.world.snowflake()
         self.world.threads.append(thread)
-        return thread
+        return ChannelId(str(thread))
 
     async def _call(self, name: str, call: Awaitable[Any], detail: object = "") -> str:
         """Await ``call``; returns ``name``, ``detail`` and what came back (counted by name in :attr:`outcomes`)."""
@@ -175,11 +177,11 @@ class ServiceDriver:
         challenge_id, challenge = self._challenge()
         likely = [challenge.opponent.id] if challenge is not None and challenge.opponent is not None else None
         user = self._user(likely)
-        guild = self._guild(challenge.guild_id if challenge is not None else None)
+        guild = self._guild(challenge.guild_id if challenge is not None else None) or GuildId("0")
         if i.chance(0.2):
-            return await self._call("check_accept", self.service.check_accept(challenge_id, guild or 0, user))
+            return await self._call("check_accept", self.service.check_accept(challenge_id, guild, user))
         thread = await self._room()
-        return await self._call("accept", self.service.accept(challenge_id, guild or 0, user, channel_id=thread))
+        return await self._call("accept", self.service.accept(challenge_id, guild, user, channel_id=thread))
 
     async def decline_or_cancel(self) -> str:
         challenge_id, challenge = self._challenge()
@@ -187,7 +189,7 @@ class ServiceDriver:
         if challenge is not None and challenge.opponent is not None:
             people.append(challenge.opponent.id)
         user = self._user(people)
-        guild = self._guild(challenge.guild_id if challenge is not None else None) or 0
+        guild = self._guild(challenge.guild_id if challenge is not None else None) or GuildId("0")
         if self.inputs.chance(0.5):
             return await self._call("decline", self.service.decline(challenge_id, guild, user))
         return await self._call("cancel", self.service.cancel(challenge_id, guild, user))
@@ -256,7 +258,7 @@ class ServiceDriver:
         """Where a front end shows a board (or a challenge): always a new message (Discord's ids are unique) in the
         record's own channel, or a hostile id."""
         i = self.inputs
-        message = self.world.snowflake()
+        message = MessageId(str(self.world.snowflake()))
         if i.chance(0.2):
             challenge_id, challenge = self._challenge()
             channel = challenge.channel_id if challenge is not None else self._where()[1]
@@ -297,7 +299,8 @@ class ServiceDriver:
 
     async def rate_limit(self) -> str:
         guild = self.inputs.pick([*self.world.guilds, None])
-        return await self._call("rate_limit", self.service.rate_limit(self._user().id, guild))
+        where = None if guild is None else GuildId(str(guild))
+        return await self._call("rate_limit", self.service.rate_limit(self._user().id, where))
 
     async def time_passes(self) -> str:
         """The clock jumps (past a challenge's life, a turn's time...) and the sweeper runs, as its timer would."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from ai.review import GameReview, Judgement, MoveReview, PlayerReview
 from bot.emulator import Message, User
+from bot.service import ChannelId, GuildId
 from bot.store import RedisGameStore
 from tests.bot.games.conftest import Harness, component, custom_ids, game_thread, play_ai
 from tests.bot.games.test_challenge import start_game
@@ -37,7 +38,7 @@ async def test_a_blunder_is_marked_in_the_review_and_the_analyse_button_shows_it
     for mover, text in zip((black, white, black), (*OPENING, BLUNDER), strict=True):
         await move(harness, mover, text, thread)
     assert harness.service is not None
-    [game] = await harness.service.channel_games(emulator.guild.id, thread.id)
+    [game] = await harness.service.channel_games(GuildId(str(emulator.guild.id)), ChannelId(str(thread.id)))
     early = await harness.command(black, "analyse", {"game": game.id}, channel=thread)
     assert early.message.ephemeral
     assert early.message.content == "That game is still being played: review it when it ends."

@@ -4,7 +4,7 @@ board is recorded with the game."""
 from __future__ import annotations
 
 from bot.games._keeper import BoardKeeper, Spot
-from bot.service import GameView, User
+from bot.service import ChannelId, GameView, GuildId, User
 from tests.bot.games.conftest import Harness
 
 SHOWN = 1000
@@ -14,7 +14,7 @@ REMEMBER = 100
 async def test_the_keeper_remembers_only_the_games_shown_last(harness: Harness) -> None:
     assert harness.bot is not None and harness.service is not None
     keeper = BoardKeeper(harness.bot, harness.service, remember=REMEMBER)
-    played = await harness.service.play_ai(1, 2, User(3, "alice"), "easy")
+    played = await harness.service.play_ai(GuildId("1"), ChannelId("2"), User(3, "alice"), "easy")
     assert played.game is not None
     game = played.game.game
 
@@ -32,7 +32,7 @@ async def test_the_keeper_remembers_only_the_games_shown_last(harness: Harness) 
 async def test_a_forgotten_games_board_is_found_where_it_is_recorded(harness: Harness) -> None:
     assert harness.bot is not None and harness.service is not None
     keeper = BoardKeeper(harness.bot, harness.service, remember=REMEMBER)
-    played = await harness.service.play_ai(1, 2, User(3, "alice"), "easy")
+    played = await harness.service.play_ai(GuildId("1"), ChannelId("2"), User(3, "alice"), "easy")
     assert played.game is not None and played.game.game.board_message is None
     await keeper.place(played.game, 10, 20)
     assert keeper.spot(played.game.game) == Spot(10, 20)

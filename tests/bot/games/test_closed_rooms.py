@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.emulator import EmulatorEvent
-from bot.service import RoomClosedError, User
+from bot.service import ChannelId, GuildId, RoomClosedError, User
 from bot.settings import Settings
 from tests.bot.games.conftest import Harness, make_settings, play_ai
 from tests.support import eventually
@@ -34,7 +34,7 @@ async def test_a_game_started_in_a_thread_as_the_bot_closes_it_is_refused(harnes
     def on_close(event: EmulatorEvent) -> None:
         thread = event.channel
         if event.kind == "thread_update" and thread is not None and thread.archived and not late:
-            where = (thread.guild_id, thread.id)
+            where = (GuildId(str(thread.guild_id)), ChannelId(str(thread.id)))
             late.append(asyncio.create_task(service.play_ai(*where, User(bob.id, bob.name), "easy")))
 
     unsubscribe = emulator.subscribe(on_close)
@@ -47,7 +47,8 @@ async def test_a_game_started_in_a_thread_as_the_bot_closes_it_is_refused(harnes
     assert isinstance(late[0].exception(), RoomClosedError), "no game is started in a thread that is closing"
     for thread in emulator.threads():
         if thread.archived or thread.locked:
-            assert await service.channel_games(thread.guild_id, thread.id) == [], f"a game in closed {thread.name!r}"
+            room = (GuildId(str(thread.guild_id)), ChannelId(str(thread.id)))
+            assert await service.channel_games(*room) == [], f"a game in closed {thread.name!r}"
 
 
 async def test_a_player_at_the_ai_game_limit_opens_no_threads(harness: Harness) -> None:

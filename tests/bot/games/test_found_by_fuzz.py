@@ -11,7 +11,7 @@ from ai.api import GameInput
 from ai.review import GameReview
 from bot.emulator import EmulatorEvent, Message
 from bot.pool import AiPool
-from bot.service import User
+from bot.service import ChannelId, GuildId, User
 from tests.bot.games.conftest import Harness, board_state, component, play_ai
 from tests.support import eventually
 
@@ -56,7 +56,7 @@ async def test_a_thread_someone_started_a_game_in_first_is_not_closed(harness: H
 
     def first_in(event: EmulatorEvent) -> None:
         if event.kind == "thread_create" and event.channel is not None and not intruders:
-            where = (event.channel.guild_id, event.channel.id)
+            where = (GuildId(str(event.channel.guild_id)), ChannelId(str(event.channel.id)))
             intruders.append(asyncio.create_task(service.play_ai(*where, User(bob.id, bob.name), "easy")))
 
     unsubscribe = emulator.subscribe(first_in)
@@ -69,7 +69,8 @@ async def test_a_thread_someone_started_a_game_in_first_is_not_closed(harness: H
     assert intruders[0].exception() is None, "the game started in the thread first is stored"
     await eventually(lambda: answer.id not in emulator.state.messages, what="the refused game's message tidied up")
     assert not thread.archived and not thread.locked, "the thread of the game played in it stays open"
-    assert [v.game.black.id for v in await service.channel_games(thread.guild_id, thread.id)] == [str(bob.id)]
+    room = (GuildId(str(thread.guild_id)), ChannelId(str(thread.id)))
+    assert [v.game.black.id for v in await service.channel_games(*room)] == [str(bob.id)]
 
 
 class GatedReviews(AiPool):
@@ -99,7 +100,7 @@ async def test_a_review_page_that_must_be_computed_is_deferred_in_time(harness: 
     shown = board_state(board)
     assert shown is not None and harness.service is not None
     game_id = shown[0]
-    await harness.service.resign(game_id, emulator.guild.id, User(alice.id, alice.name))
+    await harness.service.resign(game_id, GuildId(str(emulator.guild.id)), User(alice.id, alice.name))
     page = emulator.state.add_message(
         Message(
             emulator.state.snowflake(),

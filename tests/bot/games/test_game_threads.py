@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.emulator import Channel, Message, User
+from bot.service import ChannelId, GuildId
 from bot.settings import Settings
 from tests.bot.games.conftest import (
     Harness,
@@ -68,7 +69,7 @@ async def test_a_game_against_the_ai_a_challenge_and_an_exhibition_side_by_side(
     for thread in threads:
         assert any(f"<#{thread.id}>" in m.content for m in in_channel), "a message in the channel links to each thread"
     for thread in threads:  # the three are played at once, each filed under its thread
-        [view] = await service.channel_games(emulator.guild.id, thread.id)
+        [view] = await service.channel_games(GuildId(str(emulator.guild.id)), ChannelId(str(thread.id)))
         assert view.game.is_active and view.game.channel_id == str(thread.id)
 
     # a move in each: by the select menus against the AI, typed in the challenge's thread, and the AIs on their own
@@ -83,7 +84,7 @@ async def test_a_game_against_the_ai_a_challenge_and_an_exhibition_side_by_side(
     await play_first_move(harness, white, duel_board)
     assert to_move(harness, duel_board) is black
 
-    show = (await service.channel_games(emulator.guild.id, threads[2].id))[0]
+    show = (await service.channel_games(GuildId(str(emulator.guild.id)), ChannelId(str(threads[2].id))))[0]
     await eventually(
         lambda: "Last move" in str(show_board.embeds[0]["fields"]), what="the exhibition's moves on its board"
     )

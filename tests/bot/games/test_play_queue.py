@@ -19,6 +19,7 @@ from ai.review import GameReview
 from bot.emulator import DiscordEmulator
 from bot.pool import QueueBackend, QueueCounters
 from bot.runtime import Runtime, StartupError
+from bot.service import UserId
 from bot.store import RedisGameStore
 from tests.bot.games.conftest import Harness, board_state, component, game_board, game_thread
 from tests.bot.games.test_play_ai import play_to_the_end
@@ -138,7 +139,7 @@ async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
     await eventually(lambda: board_state(board) is not None, within=60, what="the AI's move on the board")
     assert restarted.metrics.registry.get_sample_value("kingme_moves_total", {"player": "ai"}) == 1
     assert restarted.service is not None
-    [game] = await restarted.service.user_games(alice.id)
+    [game] = await restarted.service.user_games(UserId(str(alice.id)))
     assert len(game.game.moves) == 1
 
 

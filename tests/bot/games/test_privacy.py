@@ -4,6 +4,7 @@ whole for the other player (history, PDN, the replay's reading of it), under "De
 from __future__ import annotations
 
 from bot.emulator import Message
+from bot.service import UserId
 from core.pdn import read_pdn
 from tests.bot.games.conftest import Harness, component, custom_ids, description, play_first_move, resign
 from tests.bot.games.test_challenge import start_game
@@ -47,7 +48,7 @@ async def test_see_delete_confirm_and_the_opponent_keeps_the_game(harness: Harne
     history = (await harness.command(bob, "history")).message
     lines = description(history)
     assert "against Deleted player" in lines and "alice" not in lines
-    [bobs_game] = await harness.service.history(bob.id)  # type: ignore[union-attr]
+    [bobs_game] = await harness.service.history(UserId(str(bob.id)))  # type: ignore[union-attr]
     assert bobs_game.id in lines
     exported = (await harness.command(bob, "export", {"game": bobs_game.id})).message
     assert '"Deleted player"]' in exported.content and "alice" not in exported.content

@@ -12,7 +12,7 @@ import pytest
 
 from bot.public import replay
 from bot.sandbox_runtime import SandboxRuntime
-from bot.service import GameService, User
+from bot.service import ChannelId, GameService, GuildId, User
 from core import Board, game_to_pdn, read_pdn
 
 EMBED_ROW = re.compile(r"^\*\*(\d+)\.\*\* (.+): (\d+\??) \((\d+) games\)$")
@@ -48,8 +48,9 @@ def test_replay_has_every_position_of_the_game(variant: str) -> None:
     assert sum(n is not None for row in game.numbers for n in row) == board.variant.geometry.squares
 
 
-async def play_rated_game(service: GameService, guild: int, channel: int, alice: User, bob: User) -> str:
+async def play_rated_game(service: GameService, guild_id: int, channel_id: int, alice: User, bob: User) -> str:
     """A rated game of alice and bob: two moves, then the side to move resigns. Returns its id."""
+    guild, channel = GuildId(str(guild_id)), ChannelId(str(channel_id))
     challenge = (await service.challenge(guild, channel, alice, bob)).challenge
     assert challenge is not None
     view = (await service.accept(challenge.id, guild, bob)).game
@@ -131,7 +132,9 @@ async def test_game_page_has_the_pdn_and_every_position(sandbox: SandboxRuntime)
 
         status, html, _ = await get(session, f"{sandbox.address}/games/nosuchgame")
         assert status == 404 and "no game" in html
-        active = await service.play_ai(emulator.guild.id, emulator.channel.id, alice, "easy")
+        active = await service.play_ai(
+            GuildId(str(emulator.guild.id)), ChannelId(str(emulator.channel.id)), alice, "easy"
+        )
         assert active.game is not None
         status, html, _ = await get(session, f"{sandbox.address}/games/{active.game.id}")
         assert status == 404 and "still being played" in html

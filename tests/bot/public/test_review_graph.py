@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.sandbox_runtime import SandboxRuntime
-from bot.service import User
+from bot.service import ChannelId, GuildId, User
 from tests.bot.sandbox.conftest import ARTIFACTS, browser, chromium
 
 if TYPE_CHECKING:
@@ -24,8 +24,8 @@ async def test_the_replay_page_draws_the_evaluation_graph_with_the_blunder(
     emulator, service = sandbox.emulator, sandbox.service
     assert service is not None
     alice, bob = (User(emulator.user(n).id, n) for n in ("alice", "bob"))
-    guild = emulator.guild.id
-    started = await service.challenge(guild, emulator.channel.id, alice, bob, color="black")
+    guild = GuildId(str(emulator.guild.id))
+    started = await service.challenge(guild, ChannelId(str(emulator.channel.id)), alice, bob, color="black")
     assert started.challenge is not None
     view = (await service.accept(started.challenge.id, guild, bob)).game
     assert view is not None

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import GameService, RoomClosedError, User
+from bot.service import ChannelId, GameService, GuildId, RoomClosedError, User
 
 from .conftest import ai_idle
 
 ANN, BEN = User(101, "Ann"), User(102, "Ben")
-GUILD, ROOM = 1, 77
+GUILD, ROOM = GuildId("1"), ChannelId("77")
 
 
 async def test_a_room_with_a_game_is_not_closed(service: GameService) -> None:
@@ -27,6 +27,6 @@ async def test_a_closed_room_takes_no_new_game(service: GameService) -> None:
     with pytest.raises(RoomClosedError):
         await service.exhibition(GUILD, ROOM, "easy", "easy")
     assert await service.channel_games(GUILD, ROOM) == []
-    other = await service.play_ai(GUILD, ROOM + 1, BEN, "easy")  # other rooms are not touched
+    other = await service.play_ai(GUILD, ChannelId("78"), BEN, "easy")  # other rooms are not touched
     assert other.game is not None
     await ai_idle(service)

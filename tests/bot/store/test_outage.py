@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 
 from bot.emulator import DiscordEmulator
 from bot.runtime import Runtime
-from bot.service import GameService, GameView, StoreUnavailableError
+from bot.service import GameService, GameView, StoreUnavailableError, UserId
 from tests.bot.test_runtime import make_settings
 from tests.support import eventually
 
@@ -53,8 +53,9 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
             return str(reply.message.content)
 
         await emulator.invoke(alice, ["checkers", "play"], {"level": "steady", "think": 2.0})
-        await eventually(lambda: service.user_games(alice.id), what="the game opened in its thread")
-        [view] = await service.user_games(alice.id)
+        mine = UserId(str(alice.id))
+        await eventually(lambda: service.user_games(mine), what="the game opened in its thread")
+        [view] = await service.user_games(mine)
         game_id = view.id
         assert (await play(view)).startswith("You played")
         await eventually(lambda: moved(service, game_id, 2), 30, "the AI's first answer")

@@ -8,8 +8,10 @@ import discord
 from discord import app_commands
 
 from ai.api import levels
+from bot.games._board import algebraic
 from bot.games._locale import user_language
 from bot.i18n import _
+from bot.service import GameView, UserId
 from core import VARIANTS
 
 Interaction = discord.Interaction[Any]
@@ -57,3 +59,13 @@ async def variant_choices(interaction: Interaction, current: str) -> list[Choice
         for name, title in titles
         if needle in name or needle in title.lower()
     ][:25]
+
+
+def move_choices(view: GameView, caller: UserId, current: str) -> list[Choice[str]]:
+    """The legal moves that start with what the player typed, in either notation (shown in both); none when it is not
+    the caller's turn."""
+    if view.to_move.id != caller:
+        return []
+    needle = current.strip().lower()
+    named = ((m, algebraic(view.game.variant, m)) for m in view.legal_moves)
+    return [Choice(name=f"{m} ({a})", value=m) for m, a in named if m.startswith(needle) or a.startswith(needle)][:25]

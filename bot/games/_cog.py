@@ -33,10 +33,21 @@ from bot.games._choices import (
     TURN_TIMES,
     default_level,
     level_choices,
+    move_choices,
     variant_choices,
 )
 from bot.games._components import challenge_controls
-from bot.games._dispatch import NO_GUILD, Dispatcher, as_user, attach, caller_id, channel_of, detach, guild_of, user_of
+from bot.games._dispatch import (
+    Caller,
+    Dispatcher,
+    as_user,
+    attach,
+    caller_id,
+    caller_of,
+    detach,
+    guild_of,
+    user_of,
+)
 from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
 from bot.games._finder import GameFinder
 from bot.games._handlers import CogClicks
@@ -168,13 +179,13 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def _act(
         self,
         interaction: Interaction,
-        call: Callable[[GameView], Awaitable[Result]],
+        call: Callable[[GameView, Caller], Awaitable[Result]],
         ack: Callable[[Result], Text],
     ) -> None:
         """Do ``call`` in the user's game of this channel, acknowledge it privately and show it on the board."""
 
         async def work() -> Result:
-            return await call(await self.finder.game_here(interaction, mine=True))
+            return await call(await self.finder.game_here(interaction, mine=True), caller_of(interaction))
 
         result = await within_deadline(interaction, work(), ephemeral=True)
         await send(interaction, ephemeral=True, content=say.short(ack(result), lang=user_language(interaction)))
@@ -217,16 +228,17 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         level = level or default_level()
 
         def start(room: CommandThread | None) -> Awaitable[Result]:
+            me = caller_of(interaction)
             return self.service.play_ai(
-                guild_of(interaction) or NO_GUILD,
-                channel_of(interaction),
-                user_of(interaction.user),
+                *me.where,
+                me.user,
                 level,
                 color=colour,
                 variant=variant,
                 fen=position,
                 think_time=think,
                 room=room,
+                request=me.request,
             )
 
         await self._open(interaction, start, thread_name(interaction.user.display_name, f"AI ({level})"))
@@ -245,15 +257,16 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     ) -> None:
         if opponent.bot:
             raise Refusal(say.CHALLENGE_A_BOT)
+        me, own_room = caller_of(interaction), threads_allowed(interaction, self.game_threads)  # opened on acceptance
         work = self.service.challenge(
-            guild_of(interaction) or NO_GUILD,
-            channel_of(interaction),
-            user_of(interaction.user),
+            *me.where,
+            me.user,
             user_of(opponent),
             variant=variant,
             turn_time=turn_time,
             fen=position,
-            own_room=threads_allowed(interaction, self.game_threads),  # a thread is opened when it is accepted
+            own_room=own_room,
+            request=me.request,
         )
         result = await within_deadline(interaction, work)
         assert result.challenge is not None
@@ -262,8 +275,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Play a move by typing it, e.g. 11-15 or 15x24"))
     @app_commands.describe(move=_("Your move: 11-15 or f6-e5, a capture 15x24 or e5xc3, a multi-jump 1x10x19"))
     async def move(self, interaction: Interaction, move: app_commands.Range[str, 1, 60]) -> None:
-        def call(view: GameView) -> Awaitable[Result]:
-            return self.service.move(view.id, guild_of(interaction), user_of(interaction.user), move.strip())
+        def call(view: GameView, me: Caller) -> Awaitable[Result]:
+            return self.service.move(view.id, me.guild, me.user, move.strip(), request=me.request)
 
         def ack(result: Result) -> Text:
             played = next((e.move for e in result.events if isinstance(e, MovePlayed)), None)
@@ -281,14 +294,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             view = await self.finder.game_here(interaction, mine=True)
         except (Refusal, ServiceError):
             return []
-        if view.to_move.id != caller_id(interaction):
-            return []
-        needle = current.strip().lower()
-        variant = view.game.variant
-        named = ((m, algebraic(variant, m)) for m in view.legal_moves)  # typed in either notation, shown in both
-        return [Choice(name=f"{m} ({a})", value=m) for m, a in named if m.startswith(needle) or a.startswith(needle)][
-            :25
-        ]
+        return move_choices(view, caller_id(interaction), current)
 
     @app_commands.command(description=_("Show the board of this channel's game"))
     @app_commands.describe(text=_("A plain-text board and the legal moves, for screen readers (only you see it)"))
@@ -309,8 +315,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     @app_commands.command(description=_("Offer a draw, or accept your opponent's offer"))
     async def draw(self, interaction: Interaction) -> None:
-        def call(view: GameView) -> Awaitable[Result]:  # an offer answering the opponent's offer accepts it
-            return self.service.offer_draw(view.id, guild_of(interaction), user_of(interaction.user))
+        def call(view: GameView, me: Caller) -> Awaitable[Result]:  # an offer answering the opponent's accepts it
+            return self.service.offer_draw(view.id, me.guild, me.user, request=me.request)
 
         def ack(result: Result) -> Text:
             ended = result.game is not None and not result.game.game.is_active
@@ -320,8 +326,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     @app_commands.command(description=_("Take back your last move (your opponent must agree)"))
     async def takeback(self, interaction: Interaction) -> None:
-        def call(view: GameView) -> Awaitable[Result]:
-            return self.service.takeback(view.id, guild_of(interaction), user_of(interaction.user))
+        def call(view: GameView, me: Caller) -> Awaitable[Result]:
+            return self.service.takeback(view.id, me.guild, me.user, request=me.request)
 
         def ack(result: Result) -> Text:
             if result.game is None or any(isinstance(e, TakebackDone) for e in result.events):
@@ -340,9 +346,10 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             game = await self.finder.last_game(interaction, uid)
             if room is not None:  # colours swapped
                 room.name = thread_name(game.white.name, game.black.name)
-            me = user_of(interaction.user)
-            where = channel_of(interaction)
-            return await self.service.rematch(game.id, guild_of(interaction), me, channel_id=where, room=room)
+            me = caller_of(interaction)
+            return await self.service.rematch(
+                game.id, me.guild, me.user, channel_id=me.channel, room=room, request=me.request
+            )
 
         result = await self._open(interaction, start, thread_name(interaction.user.display_name, "rematch"))
         if result.game is None:
@@ -423,8 +430,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.autocomplete(level_a=level_choices, level_b=level_choices, variant=variant_choices)
     async def watch(self, interaction: Interaction, level_a: str, level_b: str, variant: str = "american") -> None:
         def start(room: CommandThread | None) -> Awaitable[Result]:
-            where = (guild_of(interaction) or NO_GUILD, channel_of(interaction))
-            return self.service.exhibition(*where, level_a, level_b, variant=variant, room=room)
+            me = caller_of(interaction)
+            return self.service.exhibition(*me.where, level_a, level_b, variant=variant, room=room, request=me.request)
 
         await self._open(interaction, start, thread_name(f"AI ({level_a})", f"AI ({level_b})"))
 

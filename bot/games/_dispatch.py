@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 
-from bot.service import ChallengeId, ChannelId, GameId, GameService, GuildId, User, UserId
+from bot.service import ChallengeId, ChannelId, GameId, GameService, GuildId, RequestId, User, UserId
 
 Interaction = discord.Interaction[Any]
 Report = Callable[[Interaction, BaseException], Awaitable[None]]
@@ -44,6 +45,31 @@ def caller_id(interaction: Interaction) -> UserId:
 def guild_of(interaction: Interaction) -> GuildId | None:
     """The server the interaction came from, or None in a DM."""
     return None if interaction.guild_id is None else GuildId(str(interaction.guild_id))
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks, from which server, and the request's idempotency key: what a service command needs of an
+    interaction."""
+
+    user: User
+    guild: GuildId | None
+    channel: ChannelId
+    request: RequestId
+
+    @property
+    def where(self) -> tuple[GuildId, ChannelId]:
+        """The server (:data:`NO_GUILD` outside one) and channel, where a new game or challenge is made."""
+        return self.guild or NO_GUILD, self.channel
+
+
+def caller_of(interaction: Interaction) -> Caller:
+    return Caller(user_of(interaction.user), guild_of(interaction), channel_of(interaction), request_of(interaction))
+
+
+def request_of(interaction: Interaction) -> RequestId:
+    """The interaction's idempotency key: whatever it changes, the service changes once."""
+    return RequestId(str(interaction.id))
 
 
 def channel_of(interaction: Interaction) -> ChannelId:

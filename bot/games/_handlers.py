@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
 import discord
 
@@ -21,7 +21,7 @@ from bot.games import _privacy, _respond
 from bot.games._announce import Announcer
 from bot.games._board import BoardMessage
 from bot.games._components import resign_controls
-from bot.games._dispatch import NO_GUILD, as_channel, caller_id, guild_of, user_of
+from bot.games._dispatch import NO_GUILD, as_channel, caller_id, guild_of, request_of, user_of
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import Refusal
@@ -39,6 +39,7 @@ from bot.service import (
     GameView,
     GuildId,
     PositionChangedError,
+    RequestId,
     Result,
     User,
     UserId,
@@ -46,9 +47,26 @@ from bot.service import (
 )
 
 log = logging.getLogger(__name__)
+
+
+class GameAction(Protocol):
+    """A game's button action on the service (draw and takeback offers and answers)."""
+
+    def __call__(
+        self,
+        service: GameService,
+        game_id: GameId,
+        guild_id: GuildId | None,
+        user: User,
+        /,
+        *,
+        request: RequestId | None,
+    ) -> Awaitable[Result]: ...
+
+
 Interaction = discord.Interaction[Any]
 UNKNOWN_MESSAGE = 10008
-_GAME_ACTIONS: dict[str, Callable[[GameService, GameId, GuildId | None, User], Awaitable[Result]]] = {
+_GAME_ACTIONS: dict[str, GameAction] = {
     "draw": GameService.offer_draw,
     "drawyes": GameService.accept_draw,
     "drawno": GameService.decline_draw,
@@ -78,7 +96,8 @@ class ComponentHandlers:
         await self._update_board(interaction, view, selected=square)
 
     async def on_move(self, interaction: Interaction, game_id: GameId, version: int, move: str) -> None:
-        work = self._service.move(game_id, guild_of(interaction), user_of(interaction.user), move, version=version)
+        me, request = user_of(interaction.user), request_of(interaction)
+        work = self._service.move(game_id, guild_of(interaction), me, move, version=version, request=request)
         await self._apply(interaction, game_id, work)
 
     async def on_game_button(self, interaction: Interaction, action: str, game_id: GameId, version: int) -> None:
@@ -88,7 +107,10 @@ class ComponentHandlers:
         if action == "resign":
             await self.ask_resign(interaction, view)
             return
-        work = _GAME_ACTIONS[action](self._service, game_id, guild_of(interaction), user_of(interaction.user))
+        act = _GAME_ACTIONS[action]
+        work = act(
+            self._service, game_id, guild_of(interaction), user_of(interaction.user), request=request_of(interaction)
+        )
         await self._apply(interaction, game_id, work)
 
     async def ask_resign(self, interaction: Interaction, view: GameView) -> None:
@@ -101,7 +123,8 @@ class ComponentHandlers:
 
     async def on_resign_confirmed(self, interaction: Interaction, game_id: GameId, version: int) -> None:
         """The second step: resign (whatever was played meanwhile; the player confirmed they give the game up)."""
-        work = self._service.resign(game_id, guild_of(interaction), user_of(interaction.user))
+        me, request = user_of(interaction.user), request_of(interaction)
+        work = self._service.resign(game_id, guild_of(interaction), me, request=request)
         result = await within_deadline(interaction, work)
         await update(interaction, content=user_language(interaction).say(say.RESIGNED), view=None)
         if result.game is not None:
@@ -189,9 +212,9 @@ class ComponentHandlers:
             raise Refusal(say.CHALLENGE_NOT_YOURS)
         guild = guild_of(interaction) or NO_GUILD
         if challenge.challenger.id == me.id:
-            result = await self._service.cancel(challenge_id, guild, me)
+            result = await self._service.cancel(challenge_id, guild, me, request=request_of(interaction))
         else:
-            result = await self._service.decline(challenge_id, guild, me)
+            result = await self._service.decline(challenge_id, guild, me, request=request_of(interaction))
         text = _("✖️ {event}.", event=result.events[0].text) if result.events else _("✖️ Closed.")
         content = closed_challenge_content(challenge, text, channel_language(interaction))
         await update(interaction, content=content, view=None)
@@ -207,10 +230,11 @@ class ComponentHandlers:
         challenge = await self._service.check_accept(challenge_id, guild, me)
         thread = await self._open_thread(interaction, challenge, me)
         if thread is None:
-            result = await self._service.accept(challenge_id, guild, me)
+            result = await self._service.accept(challenge_id, guild, me, request=request_of(interaction))
             return result, self._boards.messageable(int(challenge.channel_id))
         try:
-            result = await self._service.accept(challenge_id, guild, me, channel_id=as_channel(thread.id))
+            where, request = as_channel(thread.id), request_of(interaction)
+            result = await self._service.accept(challenge_id, guild, me, channel_id=where, request=request)
         except BaseException:
             await close_thread(thread, self._service)
             raise

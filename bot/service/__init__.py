@@ -1,6 +1,7 @@
 """The game service: King Me's games, independent of any front end (Discord, HTTP, the local sandbox)."""
 
 from bot.service._errors import (
+    AlreadyDoneError,
     AlreadyPlayingError,
     AmbiguousMoveError,
     ChannelBusyError,
@@ -46,7 +47,7 @@ from bot.service._events import (
     TakebackDone,
     TakebackRequested,
 )
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
 from bot.service._models import (
     Challenge,
     ChallengeStatus,
@@ -82,6 +83,7 @@ from bot.service._ports import (
     Quotas,
     RateBuckets,
     RatingRecords,
+    Request,
     ReviewRecords,
     Settlement,
 )
@@ -96,6 +98,7 @@ __all__ = [
     "NO_QUOTAS",
     "AiFailed",
     "AiThinking",
+    "AlreadyDoneError",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
     "Analysis",
@@ -161,6 +164,8 @@ __all__ = [
     "RatingChange",
     "RatingChanged",
     "RatingRecords",
+    "Request",
+    "RequestId",
     "Result",
     "ReviewBusyError",
     "ReviewRecords",

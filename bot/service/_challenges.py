@@ -4,11 +4,13 @@ declined, cancelled or expires. The game an accepted challenge starts is created
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from bot.i18n import _
 from bot.service import _options
 from bot.service._errors import (
+    AlreadyDoneError,
     AlreadyPlayingError,
     ChannelBusyError,
     NotAPlayerError,
@@ -27,7 +29,7 @@ from bot.service._events import (
     ChallengeExpired,
     Result,
 )
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, RequestId, UserId
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import (
     Challenge,
@@ -39,6 +41,7 @@ from bot.service._models import (
     new_id,
 )
 from bot.service._ports import ChallengeRecords, CommitConflict, GameRecords, RatingRecords
+from bot.service._requests import once
 from bot.service._transitions import Step, new_game
 from bot.settings import Settings
 from core import get_variant
@@ -114,6 +117,7 @@ class Challenges:
         fen: str | None,
         rematch_of: GameId | None,
         own_room: bool = False,
+        request: RequestId | None = None,
     ) -> Result:
         """See :meth:`bot.service.GameService.challenge`."""
         variant_name = _options.variant_name(variant)
@@ -139,8 +143,12 @@ class Challenges:
             fen=position,
         )
         try:
-            await self._store.save_challenge(None, challenge, self._quotas)
+            await once(
+                self._store, request, challenge, partial(self._store.save_challenge, None, challenge, self._quotas)
+            )
         except CommitConflict as exc:
+            if exc.tag == "request":
+                raise AlreadyDoneError() from None
             refusal = limit_reached(exc.tag, self._settings, opponent.name if opponent is not None else "they")
             if refusal is None:
                 raise
@@ -177,20 +185,24 @@ class Challenges:
             raise UnknownChallengeError(_("that challenge has expired"))
         return challenge
 
-    async def decline(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
+    async def decline(
+        self, challenge_id: ChallengeId, guild_id: GuildId, user: User, request: RequestId | None = None
+    ) -> Result:
         challenge = await self._open(challenge_id, guild_id)
         if challenge.opponent is None or challenge.opponent.id != user.id:
             raise NotAPlayerError(_("only the challenged player can decline; the challenger can cancel"))
         return await self._close(
-            challenge, ChallengeStatus.DECLINED, _("{name} declined the challenge", name=user.name)
+            challenge, ChallengeStatus.DECLINED, _("{name} declined the challenge", name=user.name), request
         )
 
-    async def cancel(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
+    async def cancel(
+        self, challenge_id: ChallengeId, guild_id: GuildId, user: User, request: RequestId | None = None
+    ) -> Result:
         challenge = await self._open(challenge_id, guild_id)
         if challenge.challenger.id != user.id:
             raise NotAPlayerError(_("only the challenger can cancel this challenge"))
         return await self._close(
-            challenge, ChallengeStatus.CANCELLED, _("{name} cancelled the challenge", name=user.name)
+            challenge, ChallengeStatus.CANCELLED, _("{name} cancelled the challenge", name=user.name), request
         )
 
     async def of_user(self, user_id: UserId) -> list[Challenge]:
@@ -217,11 +229,15 @@ class Challenges:
             raise UnknownChallengeError(_("that challenge is no longer open ({status})", status=challenge.status.value))
         return challenge
 
-    async def _close(self, challenge: Challenge, status: ChallengeStatus, text: str) -> Result:
+    async def _close(
+        self, challenge: Challenge, status: ChallengeStatus, text: str, request: RequestId | None = None
+    ) -> Result:
         closed = challenge.evolve(version=challenge.version + 1, status=status)
         try:
-            await self._store.save_challenge(challenge, closed)
-        except CommitConflict:
+            await once(self._store, request, closed, lambda r: self._store.save_challenge(challenge, closed, request=r))
+        except CommitConflict as exc:
+            if exc.tag == "request":
+                raise AlreadyDoneError() from None
             raise PositionChangedError(_("the challenge changed meanwhile: look again")) from None
         return Result((challenge_event(_CLOSED_KINDS[status], text, closed),), challenge=closed)
 

@@ -16,6 +16,7 @@ from bot.i18n import Text, _
 from core import AmbiguousMoveError, IllegalMoveError, RulesError
 
 __all__ = [
+    "AlreadyDoneError",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
     "ChannelBusyError",
@@ -112,6 +113,13 @@ class RoomClosedError(ServiceError):
         super().__init__(message)
 
 
+class AlreadyDoneError(ServiceError):
+    """The request (its idempotency key) was already handled, with another outcome: nothing more is done."""
+
+    def __init__(self, message: str = _("that was already done: look at the board")) -> None:
+        super().__init__(message)
+
+
 class InvalidRequestError(ServiceError):
     """A bad option: unknown variant or level, bad FEN, turn time or thinking time out of range."""
 
@@ -148,6 +156,10 @@ class StoreUnavailableError(ServiceError):
         super().__init__(message)
 
 
+NOTHING_CHANGED = _("King Me could not reach its storage, so nothing was changed: try again.")
+"""Said when a request's write is known not to have been made (see :mod:`bot.service._requests`)."""
+
+
 def creation_refused(tag: str) -> ServiceError:
     """The refusal of a new game whose guarded write failed on ``tag`` (see :class:`bot.service.CommitConflict`)."""
     if tag == "channel":
@@ -156,6 +168,8 @@ def creation_refused(tag: str) -> ServiceError:
         return AlreadyPlayingError(_("you two already have a game in progress"))
     if tag == "closed":
         return RoomClosedError()
+    if tag == "request":
+        return AlreadyDoneError()
     return PositionChangedError(_("the challenge changed meanwhile: look again"))
 
 

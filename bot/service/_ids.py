@@ -21,3 +21,5 @@ ChannelId = NewType("ChannelId", str)
 """A channel's or thread's snowflake, as text."""
 MessageId = NewType("MessageId", str)
 """A message's snowflake, as text."""
+RequestId = NewType("RequestId", str)
+"""The idempotency key of one request (a Discord interaction's id): whatever it changes is changed at most once."""

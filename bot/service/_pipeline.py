@@ -17,12 +17,13 @@ from bot.locks import KeyedLocks
 from bot.service import _models as models
 from bot.service import _transitions
 from bot.service._ai_turns import AiTurns
-from bot.service._errors import PositionChangedError, UnknownGameError, creation_refused
+from bot.service._errors import AlreadyDoneError, PositionChangedError, UnknownGameError, creation_refused
 from bot.service._events import Event, Result
-from bot.service._ids import GameId, GuildId
+from bot.service._ids import GameId, GuildId, RequestId
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import GameState, GameView
 from bot.service._ports import CommitConflict, EventObserver, EventSink, GameRecords, MoveChooser
+from bot.service._requests import once
 from bot.service._standings import Standings
 from bot.service._transitions import Plan, Step
 from bot.settings import Settings
@@ -64,20 +65,29 @@ class Pipeline:
         self.ai = AiTurns(chooser, settings, sink, self.apply_ai_move)
 
     async def open(
-        self, step: Step, challenge: tuple[models.Challenge, models.Challenge] | None = None, room: Room | None = None
+        self,
+        step: Step,
+        challenge: tuple[models.Challenge, models.Challenge] | None = None,
+        room: Room | None = None,
+        request: RequestId | None = None,
     ) -> Result:
         """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI; with
-        ``room``, in the room it opens."""
+        ``room``, in the room it opens; with ``request``, once for that request (see :mod:`bot.service._requests`)."""
         game = step.after
         if room is not None and (tag := await self._store.bound_reached(game, self._quotas)) is not None:
             raise limit_reached(tag, self._settings) or creation_refused(tag)  # before a room is opened in vain
         room_id = await room() if room is not None else None
         if room_id is not None:
             game = game.evolve(channel_id=str(room_id))
+        create = partial(
+            self._store.create_game,
+            game,
+            one_per_channel=self._settings.one_game_per_channel,
+            challenge=challenge,
+            quotas=self._quotas,
+        )
         try:
-            await self._store.create_game(
-                game, one_per_channel=self._settings.one_game_per_channel, challenge=challenge, quotas=self._quotas
-            )
+            await once(self._store, request, game, lambda r: create(request=r))
         except CommitConflict as exc:
             raise limit_reached(exc.tag, self._settings) or creation_refused(exc.tag) from None
         self.cache[game.id] = game
@@ -86,10 +96,16 @@ class Pipeline:
         return self.observed(Result(tuple(step.events), GameView.of(game, game.created_at), closed))
 
     async def transact(
-        self, game_id: GameId, guild_id: GuildId | None, plan: Plan, *, expected_version: int | None = None
+        self,
+        game_id: GameId,
+        guild_id: GuildId | None,
+        plan: Plan,
+        *,
+        expected_version: int | None = None,
+        request: RequestId | None = None,
     ) -> Result:
-        """Lock, load (the cached state first), plan, save (one guarded write), then schedule the AI; returns the
-        events. A cached state that proves stale is read again once."""
+        """Lock, load (the cached state first), plan, save (one guarded write, once for ``request``), then schedule
+        the AI; returns the events. A cached state that proves stale is read again once."""
         async with self._locks.hold(game_id):
             for attempt in range(2):
                 cached = attempt == 0 and game_id in self.cache
@@ -104,12 +120,12 @@ class Pipeline:
                 now = self._clock()
                 step = plan(game, now)
                 try:
-                    after, extra = await self._save(game, step.after)
+                    after, extra = await self._save(game, step.after, request)
                 except CommitConflict as exc:
                     self.cache.pop(game_id, None)
                     if cached and exc.tag == "version":
                         continue  # another process moved this game since we cached it: look again
-                    raise PositionChangedError() from None
+                    raise AlreadyDoneError() if exc.tag == "request" else PositionChangedError() from None
                 break
             else:  # pragma: no cover - the second attempt always reads fresh and raises or breaks
                 raise PositionChangedError()
@@ -121,12 +137,14 @@ class Pipeline:
         self.ai.schedule(after)
         return self.observed(Result(tuple(step.events + extra), GameView.of(after, now)))
 
-    async def _save(self, before: GameState, after: GameState) -> tuple[GameState, list[Event]]:
+    async def _save(
+        self, before: GameState, after: GameState, request: RequestId | None
+    ) -> tuple[GameState, list[Event]]:
         """Store a transition; a game's end also settles result, history and ratings in the same write."""
         if after.is_active:
-            await self._store.save_game(before, after)
+            await once(self._store, request, after, partial(self._store.save_game, before, after))
             return after, []
-        return await self._standings.finish(before, after)
+        return await self._standings.finish(before, after, request)
 
     async def apply_ai_move(self, game: GameState, move: str) -> Result:
         plan = partial(_transitions.ai_move, text=move)

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import GameReview
 from bot.service._events import Event
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, RequestId, UserId
 from bot.service._models import Challenge, GameState, GameView, MessageRef, Rating
 
 
@@ -85,6 +85,15 @@ class BotRecordUpdate:
 
 
 @dataclass(frozen=True)
+class Request:
+    """A commit made at most once: ``key`` is the request's idempotency key, ``outcome`` what the commit records
+    under it (the record and its version after the write), recorded in the same atomic write."""
+
+    key: RequestId
+    outcome: str
+
+
+@dataclass(frozen=True)
 class Settlement:
     """Everything that changes with a game's end, written in the same atomic step as the final state."""
 
@@ -109,9 +118,12 @@ class GameRecords(Protocol):
         one_per_channel: bool,
         challenge: tuple[Challenge, Challenge] | None = None,
         quotas: Quotas = NO_QUOTAS,
+        request: Request | None = None,
     ) -> None:
         """Store a new game and index it; with ``challenge`` (before, after) also close that challenge. Raises
-        :class:`CommitConflict` when the game would pass a bound of ``quotas``."""
+        :class:`CommitConflict` when the game would pass a bound of ``quotas``. Every write of the store that takes a
+        ``request`` is made at most once for its key: sent again (a lost reply) it writes nothing and returns; raises
+        :class:`CommitConflict` ``request`` when the key recorded another outcome."""
         ...
 
     async def bound_reached(self, game: GameState, quotas: Quotas) -> str | None:
@@ -124,11 +136,18 @@ class GameRecords(Protocol):
         refused in a closed channel with the tag ``"closed"``); True if it was closed."""
         ...
 
-    async def save_game(self, before: GameState, after: GameState) -> None:
+    async def settle_request(self, key: RequestId) -> str:
+        """The outcome recorded by the write of the request ``key``; if none was, records that none will be (a write of
+        that request reaching the store later writes nothing) and returns ``"void"``."""
+        ...
+
+    async def save_game(self, before: GameState, after: GameState, request: Request | None = None) -> None:
         """Replace ``before`` by ``after`` (version ``before.version + 1``); raises :class:`CommitConflict`."""
         ...
 
-    async def finish_game(self, before: GameState, after: GameState, settlement: Settlement) -> None:
+    async def finish_game(
+        self, before: GameState, after: GameState, settlement: Settlement, request: Request | None = None
+    ) -> None:
         """Store the final state, result, history, ratings and leaderboards in one step."""
         ...
 
@@ -156,7 +175,13 @@ class ChallengeRecords(Protocol):
 
     async def load_challenge(self, challenge_id: ChallengeId) -> Challenge | None: ...
 
-    async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
+    async def save_challenge(
+        self,
+        before: Challenge | None,
+        after: Challenge,
+        quotas: Quotas = NO_QUOTAS,
+        request: Request | None = None,
+    ) -> None:
         """Create (``before`` None) or replace a challenge; a new one must stay under the challenge bounds of
         ``quotas`` (counting the pending challenges unexpired at ``after.created_at``)."""
         ...

@@ -11,20 +11,18 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 
-from ai.review import GameReview
 from bot.i18n import _
 from bot.service import _models as models
 from bot.service import _options, _transitions
 from bot.service._challenges import Challenges, accepted_game
 from bot.service._errors import ServiceError, UnknownGameError
 from bot.service._events import Result
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
 from bot.service._limits import RateLimits
-from bot.service._models import GameState, GameView, User
-from bot.service._pdn import game_pdn
+from bot.service._models import User
 from bot.service._pipeline import Clock, Pipeline, Room
 from bot.service._ports import (
     CommitConflict,
@@ -36,16 +34,19 @@ from bot.service._ports import (
     NullSink,
 )
 from bot.service._privacy import Erasure, PersonalData, Privacy
-from bot.service._review import Analysis, Reviews
-from bot.service._standings import Standings, scope_of
-from bot.service._transitions import Skip
+from bot.service._queries import Queries
+from bot.service._review import Reviews
+from bot.service._standings import Standings
+from bot.service._transitions import Skip, Step
 from bot.settings import DAY, Settings
 from core import Board
 
 log = logging.getLogger(__name__)
+Key = RequestId | None
+"""A request's idempotency key (see :mod:`bot.service._requests`), None for none."""
 
 
-class GameService:
+class GameService(Queries):
     """King Me's games: challenges, moves, AI turns, draws, takebacks, timeouts, ratings and queries.
 
     Args:
@@ -145,6 +146,7 @@ class GameService:
         fen: str | None = None,
         rematch_of: GameId | None = None,
         own_room: bool = False,
+        request: RequestId | None = None,
     ) -> Result:
         """Propose a game to ``opponent`` (or to anyone in the channel when None). It expires unanswered. The game is
         rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once). With
@@ -153,7 +155,7 @@ class GameService:
         ``CHALLENGES_PER_TARGET`` (:class:`~bot.service.LimitReachedError`)."""
         where = (guild_id, channel_id)
         result = await self._challenges.create(
-            *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room
+            *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room, request
         )
         return self._pipe.observed(result)
 
@@ -168,7 +170,13 @@ class GameService:
         await self._challenges.set_message(challenge_id, models.MessageRef.of(channel_id, message_id))
 
     async def accept(
-        self, challenge_id: ChallengeId, guild_id: GuildId, user: User, *, channel_id: ChannelId | None = None
+        self,
+        challenge_id: ChallengeId,
+        guild_id: GuildId,
+        user: User,
+        *,
+        channel_id: ChannelId | None = None,
+        request: RequestId | None = None,
     ) -> Result:
         """Accept a challenge: the game starts (colours as the challenger chose, or at random). With ``channel_id``
         (a thread opened for the game) the game is played and filed there, not in the challenge's channel: the
@@ -177,7 +185,7 @@ class GameService:
         side = _options.side(challenge.color, self._rng)
         channel = channel_id if channel_id is not None else challenge.channel_id
         step, closed = accepted_game(challenge, user, side, channel, self._clock())
-        result = await self._pipe.open(step, challenge=(challenge, closed))
+        result = await self._pipe.open(step, challenge=(challenge, closed), request=request)
         await self._remember(user)
         return result
 
@@ -186,13 +194,17 @@ class GameService:
         asks before it prepares a place for the game (a thread)."""
         return await self._challenges.check_accept(challenge_id, guild_id, user)
 
-    async def decline(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
+    async def decline(
+        self, challenge_id: ChallengeId, guild_id: GuildId, user: User, *, request: RequestId | None = None
+    ) -> Result:
         """The challenged user turns a challenge down."""
-        return self._pipe.observed(await self._challenges.decline(challenge_id, guild_id, user))
+        return self._pipe.observed(await self._challenges.decline(challenge_id, guild_id, user, request))
 
-    async def cancel(self, challenge_id: ChallengeId, guild_id: GuildId, user: User) -> Result:
+    async def cancel(
+        self, challenge_id: ChallengeId, guild_id: GuildId, user: User, *, request: RequestId | None = None
+    ) -> Result:
         """The challenger withdraws a challenge."""
-        return self._pipe.observed(await self._challenges.cancel(challenge_id, guild_id, user))
+        return self._pipe.observed(await self._challenges.cancel(challenge_id, guild_id, user, request))
 
     async def challenges_of(self, user_id: UserId) -> list[models.Challenge]:
         """A user's pending challenges, sent or received."""
@@ -214,6 +226,7 @@ class GameService:
         turn_time: float | None = None,
         rematch_of: GameId | None = None,
         room: Room | None = None,
+        request: RequestId | None = None,
     ) -> Result:
         """Start a game against an AI level. Such games are unrated and count in the versus-the-bot record. The AI
         thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the settings). With
@@ -226,7 +239,7 @@ class GameService:
         step = _options.ai_game(
             self._settings, models.GameKind.AI, where, players, now, variant, fen, think_time, turn_time, rematch_of
         )
-        result = await self._pipe.open(step, room=room)
+        result = await self._pipe.open(step, room=room, request=request)
         await self._remember(user)
         return result
 
@@ -241,6 +254,7 @@ class GameService:
         fen: str | None = None,
         think_time: float | None = None,
         room: Room | None = None,
+        request: RequestId | None = None,
     ) -> Result:
         """Start an AI-versus-AI game to watch (in the room ``room`` opens, if any); its moves arrive through the event
         sink. A server may have at most ``EXHIBITIONS_PER_GUILD`` at once (:class:`~bot.service.LimitReachedError`)."""
@@ -252,42 +266,62 @@ class GameService:
         step = _options.ai_game(
             self._settings, models.GameKind.EXHIBITION, where, players, now, variant, fen, think_time
         )
-        return await self._pipe.open(step, room=room)
+        return await self._pipe.open(step, room=room, request=request)
 
     # -- moves and other commands on a game -----------------------------------------------------------------------
 
     async def move(
-        self, game_id: GameId, guild_id: GuildId | None, user: User, move: str | int, *, version: int | None = None
+        self,
+        game_id: GameId,
+        guild_id: GuildId | None,
+        user: User,
+        move: str | int,
+        *,
+        version: int | None = None,
+        request: RequestId | None = None,
     ) -> Result:
         """Play a move, given as PDN text (``11-15``, ``15x24``, ``1x10x19``) or as an index into the view's
         ``legal_moves``. With ``version`` (the version the front end showed) a changed game is refused; an index
         should always come with its version. A move the rules refuse raises core's :class:`IllegalMoveError`."""
         plan = partial(_transitions.move, user=user, move=move)
-        return await self._pipe.transact(game_id, guild_id, plan, expected_version=version)
+        return await self._pipe.transact(game_id, guild_id, plan, expected_version=version, request=request)
 
-    async def resign(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.resign, user=user))
+    async def resign(self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None) -> Result:
+        return await self._act(_transitions.resign, game_id, guild_id, user, request)
 
-    async def offer_draw(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
+    async def offer_draw(self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None) -> Result:
         """Offer a draw; if the opponent had already offered one, the game is drawn."""
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.offer_draw, user=user))
+        return await self._act(_transitions.offer_draw, game_id, guild_id, user, request)
 
-    async def accept_draw(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.accept_draw, user=user))
+    async def accept_draw(
+        self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None
+    ) -> Result:
+        return await self._act(_transitions.accept_draw, game_id, guild_id, user, request)
 
-    async def decline_draw(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.decline_draw, user=user))
+    async def decline_draw(
+        self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None
+    ) -> Result:
+        return await self._act(_transitions.decline_draw, game_id, guild_id, user, request)
 
-    async def takeback(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
+    async def takeback(self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None) -> Result:
         """Ask to take your last move back. Against the AI it is done at once; a person must agree
         (:meth:`accept_takeback`)."""
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.takeback, user=user))
+        return await self._act(_transitions.takeback, game_id, guild_id, user, request)
 
-    async def accept_takeback(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.accept_takeback, user=user))
+    async def accept_takeback(
+        self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None
+    ) -> Result:
+        return await self._act(_transitions.accept_takeback, game_id, guild_id, user, request)
 
-    async def decline_takeback(self, game_id: GameId, guild_id: GuildId | None, user: User) -> Result:
-        return await self._pipe.transact(game_id, guild_id, partial(_transitions.decline_takeback, user=user))
+    async def decline_takeback(
+        self, game_id: GameId, guild_id: GuildId | None, user: User, *, request: Key = None
+    ) -> Result:
+        return await self._act(_transitions.decline_takeback, game_id, guild_id, user, request)
+
+    async def _act(
+        self, plan: Callable[..., Step], game_id: GameId, guild_id: GuildId | None, user: User, request: Key
+    ) -> Result:
+        return await self._pipe.transact(game_id, guild_id, partial(plan, user=user), request=request)
 
     async def rematch(
         self,
@@ -297,6 +331,7 @@ class GameService:
         *,
         channel_id: ChannelId | None = None,
         room: Room | None = None,
+        request: RequestId | None = None,
     ) -> Result:
         """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
         or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel, or in a
@@ -317,10 +352,11 @@ class GameService:
                 turn_time=game.turn_time,
                 rematch_of=game.id,
                 room=room,
+                request=request,
             )
         fen = game.initial_fen if game.initial_fen != Board(None, game.variant).initial_fen else None
         opponent = User(other.id, other.name)
-        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None)
+        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None, request)
         result = await self._challenges.create(game.guild_id, channel, user, opponent, *options)
         return self._pipe.observed(result)
 
@@ -336,62 +372,11 @@ class GameService:
         if cached is not None:
             self._pipe.cache[game_id] = cached.evolve(board_message=where)
 
-    # -- queries --------------------------------------------------------------------------------------------------
-
-    async def state(self, game_id: GameId, guild_id: GuildId | None = None) -> GameView:
-        """The game as it is stored now (position, legal moves, clock, whose turn)."""
-        return GameView.of(await self._pipe.load(game_id, guild_id), self._clock())
-
-    async def user_games(self, user_id: UserId) -> list[GameView]:
-        """A user's active games."""
-        return await self._views(await self._store.user_games(user_id))
-
     async def close_room(self, guild_id: GuildId, channel_id: ChannelId) -> bool:
         """Close a room whose game did not start (a thread opened for it), unless a game is filed there now: in one
         write with every game's creation, so a game is never filed in a room that is closing. True if it closed
         (the front end then archives it); no game can be started there afterwards."""
         return await self._store.close_room(guild_id, channel_id)
-
-    async def channel_games(self, guild_id: GuildId, channel_id: ChannelId) -> list[GameView]:
-        """A channel's active games."""
-        return await self._views(await self._store.channel_games(guild_id, channel_id))
-
-    async def _views(self, game_ids: list[GameId]) -> list[GameView]:
-        now = self._clock()
-        return [GameView.of(game, now) for game in await self._store.load_games(game_ids)]
-
-    async def history(self, user_id: UserId, limit: int = 10) -> list[GameState]:
-        """A user's finished games, newest first."""
-        return await self._store.load_games(await self._store.history(user_id, max(1, min(limit, 100))))
-
-    async def pdn(self, game_id: GameId, guild_id: GuildId | None = None) -> str:
-        """The game as PDN (with result ``*`` while it is being played)."""
-        game = await self._pipe.load(game_id, guild_id)
-        return game.pdn if game.pdn is not None else game_pdn(game)
-
-    async def leaderboard(
-        self, variant: str = "american", guild_id: GuildId | None = None, limit: int = 10
-    ) -> list[models.LeaderboardEntry]:
-        """The human ladder of a guild (or the global one), best first."""
-        variant_name = _options.variant_name(variant)
-        return await self._standings.leaderboard(scope_of(guild_id), variant_name, max(1, min(limit, 100)))
-
-    async def stats(
-        self, user_id: UserId, variant: str = "american", guild_id: GuildId | None = None
-    ) -> models.PlayerStats:
-        """A player's rating, record, rank and versus-the-bot record in a guild (or globally)."""
-        return await self._standings.stats(user_id, scope_of(guild_id), _options.variant_name(variant))
-
-    async def analyse(self, game_id: GameId, requester: User, guild_id: GuildId | None = None) -> Analysis:
-        """The review of a finished game (``/checkers analyse``): stored with the game once computed by the AI pool at
-        low priority (see :mod:`ai.review` for what it holds). Refused while the game is being played, and while the
-        requester has another review running."""
-        game = await self._pipe.load(game_id, guild_id)
-        return Analysis(game, await self._reviews.analyse(game, requester))
-
-    async def stored_review(self, game_id: GameId) -> GameReview | None:
-        """A game's review if one was computed (the replay page draws its graph), never computing one."""
-        return await self._reviews.stored(game_id)
 
     # -- personal data --------------------------------------------------------------------------------------------
 

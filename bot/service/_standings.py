@@ -4,13 +4,14 @@ and how the standings read (leaderboards, a player's stats). The rating maths is
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Protocol
 
 from bot.i18n import _
 from bot.service import _ratings
 from bot.service._errors import StoreUnavailableError
 from bot.service._events import Event, RatingChanged
-from bot.service._ids import GuildId, UserId
+from bot.service._ids import GuildId, RequestId, UserId
 from bot.service._models import (
     GameKind,
     GameState,
@@ -22,6 +23,7 @@ from bot.service._models import (
 )
 from bot.service._pdn import game_pdn
 from bot.service._ports import BotRecordUpdate, CommitConflict, GameRecords, RatingRecords, RatingUpdate, Settlement
+from bot.service._requests import once
 from core import Termination
 
 GLOBAL_SCOPE = "global"
@@ -64,13 +66,15 @@ class Standings:
         self._store = store
         self._pair_limit = pair_limit
 
-    async def finish(self, before: GameState, after: GameState) -> tuple[GameState, list[Event]]:
+    async def finish(
+        self, before: GameState, after: GameState, request: RequestId | None = None
+    ) -> tuple[GameState, list[Event]]:
         """Store the end of a game with its settlement in one guarded write; returns the settled state and the rating
         events. A conflict on a rating or the pair's daily count settles again; any other propagates."""
         for _attempt in range(SETTLE_ATTEMPTS):
             settled, settlement, events = await self.settle(after)
             try:
-                await self._store.finish_game(before, settled, settlement)
+                await once(self._store, request, settled, partial(self._store.finish_game, before, settled, settlement))
             except CommitConflict as exc:
                 if exc.tag in ("rating", "pair-day"):
                     continue  # a rating moved meanwhile (another game of a player ended): recompute

@@ -46,12 +46,14 @@ F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 C = TypeVar("C", bound=type)
 
 
-def connect(url: str) -> aioredis.Redis:
-    """A client for ``url`` (``redis://``, ``rediss://`` or ``unix://``) that rides out short outages as above."""
+def connect(url: str, *, command_timeout: float = COMMAND_TIMEOUT) -> aioredis.Redis:
+    """A client for ``url`` (``redis://``, ``rediss://`` or ``unix://``) that rides out short outages as above. A
+    command whose reply takes longer than ``command_timeout`` is sent again on a new connection: a write sent again
+    is made once all the same when it carries its request (see :mod:`bot.service._requests`)."""
     client: aioredis.Redis = aioredis.Redis.from_url(
         url,
         socket_connect_timeout=CONNECT_TIMEOUT,
-        socket_timeout=COMMAND_TIMEOUT,
+        socket_timeout=command_timeout,
         retry=Retry(BACKOFF, RETRIES),
         retry_on_error=list(_RETRIED),
         health_check_interval=HEALTH_CHECK_INTERVAL,

@@ -12,7 +12,18 @@ from typing import Any, TypeVar, cast
 
 import redis.asyncio as aioredis
 
-from bot.service import NO_QUOTAS, Challenge, CommitConflict, GameKind, GameState, MessageRef, Quotas, is_id
+from bot.service import (
+    NO_QUOTAS,
+    Challenge,
+    CommitConflict,
+    GameKind,
+    GameState,
+    MessageRef,
+    Quotas,
+    Request,
+    RequestId,
+    is_id,
+)
 
 NAMESPACE = "kingme:v1"
 CHALLENGE_GRACE = 86400
@@ -22,6 +33,10 @@ CLOSED_CHALLENGE_KEPT = 7 * 86400
 """Seconds a closed challenge's record is kept (its message may still be clicked)."""
 
 RATING_FIELDS = ("r", "rd", "vol", "games", "wins", "losses", "draws")
+REQUEST_KEPT = 3600
+"""Seconds a request's outcome is kept (an interaction's answers can come for 15 minutes)."""
+VOID = "void"
+"""The outcome recorded for a request found not committed: the commit, if it arrives after all, writes nothing."""
 
 
 def decoded(value: Any) -> str:
@@ -58,6 +73,11 @@ class Commit:
         self._index: dict[str, int] = {}
         self.checks: list[list[Any]] = []
         self.ops: list[list[Any]] = []
+        self._once: dict[str, Any] = {}
+
+    def once(self, key: str, outcome: str) -> None:
+        """Make the commit at most once for the request recorded under ``key``, recording ``outcome`` with it."""
+        self._once = {"k": self.key(key), "r": outcome, "t": REQUEST_KEPT}
 
     def key(self, name: str) -> int:
         if name not in self._index:
@@ -72,7 +92,7 @@ class Commit:
         self.ops.append([command, self.key(key), *args])
 
     def payload(self) -> str:
-        return json.dumps({"c": self.checks, "o": self.ops}, separators=(",", ":"))
+        return json.dumps({"c": self.checks, "o": self.ops, **self._once}, separators=(",", ":"))
 
 
 class RedisBase:
@@ -124,10 +144,33 @@ class RedisBase:
             found.append(("received", self._k("user", challenge.opponent.id, "received"), quotas.challenges_per_target))
         return found
 
-    async def _run(self, commit: Commit) -> None:
+    def _request_key(self, request: str) -> str:
+        return self._k("request", request)
+
+    async def _run(self, commit: Commit, request: Request | None = None) -> None:
+        """Run ``commit``; with ``request`` (its key and the outcome it records), at most once for that key: sent again
+        after a lost reply it writes nothing and returns as applied; a key recorded with another outcome (a request
+        that made another commit, or was settled as not committed) raises :class:`CommitConflict` ``request``."""
+        if request is not None:
+            commit.once(self._request_key(request.key), request.outcome)
         reply = await self._commit_script(keys=commit.keys, args=[commit.payload()])
-        if int(reply[0]) != 1:
+        status = int(reply[0])
+        if status == 2 and request is not None:
+            if decoded(reply[1]) == request.outcome:
+                return
+            raise CommitConflict("request", decoded(reply[1]))
+        if status != 1:
             raise CommitConflict(decoded(reply[1]), decoded(reply[2]))
+
+    async def settle_request(self, key: RequestId) -> str:
+        """The outcome recorded for the request ``key``, or :data:`VOID` recorded now if none is: from then on the
+        request's commit, should it still reach Redis, writes nothing. Either way the answer is final."""
+        commit = Commit()
+        try:
+            await self._run(commit, Request(key, VOID))
+        except CommitConflict as exc:
+            return exc.actual
+        return VOID
 
     def _write_state(self, commit: Commit, before: GameState | None, after: GameState) -> None:
         key = self._game_key(after.id)

@@ -70,6 +70,7 @@ from bot.service import (
     GuildId,
     MessageRef,
     Quotas,
+    Request,
     Settlement,
     UserId,
     is_id,
@@ -93,6 +94,7 @@ class RedisGameStore(RedisRecords):
         one_per_channel: bool,
         challenge: tuple[Challenge, Challenge] | None = None,
         quotas: Quotas = NO_QUOTAS,
+        request: Request | None = None,
     ) -> None:
         commit = Commit()
         for tag, key, bound in self._counted(game, quotas):
@@ -114,7 +116,7 @@ class RedisGameStore(RedisRecords):
         for player in game.humans():
             commit.op("SADD", self._k("user", player.id, "games"), game.id)
         commit.op("ZADD", self._k("deadlines"), number(game.deadline), game.id)
-        await self._run(commit)
+        await self._run(commit, request)
 
     async def bound_reached(self, game: GameState, quotas: Quotas) -> str | None:
         for tag, key, bound in self._counted(game, quotas):
@@ -132,14 +134,16 @@ class RedisGameStore(RedisRecords):
             return False
         return True
 
-    async def save_game(self, before: GameState, after: GameState) -> None:
+    async def save_game(self, before: GameState, after: GameState, request: Request | None = None) -> None:
         commit = Commit()
         self._write_state(commit, before, after)
         if after.deadline != before.deadline:
             commit.op("ZADD", self._k("deadlines"), number(after.deadline), after.id)
-        await self._run(commit)
+        await self._run(commit, request)
 
-    async def finish_game(self, before: GameState, after: GameState, settlement: Settlement) -> None:
+    async def finish_game(
+        self, before: GameState, after: GameState, settlement: Settlement, request: Request | None = None
+    ) -> None:
         commit = Commit()
         result_key = self._game_key(after.id) + ":result"
         commit.check("finished", "exists", result_key, "", "0")
@@ -176,12 +180,18 @@ class RedisGameStore(RedisRecords):
             commit.check("pair-day", "get", day_key, "", str(count) if count else "")
             commit.op("INCR", day_key)
             commit.op("EXPIRE", day_key, str(2 * 86400))
-        await self._run(commit)
+        await self._run(commit, request)
 
-    async def save_challenge(self, before: Challenge | None, after: Challenge, quotas: Quotas = NO_QUOTAS) -> None:
+    async def save_challenge(
+        self,
+        before: Challenge | None,
+        after: Challenge,
+        quotas: Quotas = NO_QUOTAS,
+        request: Request | None = None,
+    ) -> None:
         commit = Commit()
         self._challenge_ops(commit, before, after, quotas)
-        await self._run(commit)
+        await self._run(commit, request)
 
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
         await self._set_field(game_id, self._game_key(game_id), "board", where)

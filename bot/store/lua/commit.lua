@@ -11,8 +11,17 @@
 --     "scard<"  SCARD key
 --     "zcount<" ZCOUNT key field +inf   (field is the lowest score counted, e.g. "(1700000000.5")
 --   an op is [command, key index, arg...]: a write command run as redis.call(command, KEYS[i], arg...).
+-- With "k" (the key index of a request's record) and "r" (its outcome), the commit is made at most once per request:
+--   when the record exists already nothing is checked or written and {2, recorded outcome} is returned; otherwise the
+--   outcome is recorded with the writes ("t" seconds), so a request sent again (its reply lost) finds it.
 -- Returns {1} when applied, or {0, tag, actual} for the first check that failed (nothing is written then).
 local spec = cjson.decode(ARGV[1])
+if spec.k then
+  local done = redis.call("GET", KEYS[spec.k])
+  if done then
+    return {2, done}
+  end
+end
 for _, c in ipairs(spec.c) do
   local tag, kind, key = c[1], c[2], KEYS[c[3]]
   local actual
@@ -46,5 +55,8 @@ for _, c in ipairs(spec.c) do
 end
 for _, o in ipairs(spec.o) do
   redis.call(o[1], KEYS[o[2]], unpack(o, 3))
+end
+if spec.k then
+  redis.call("SET", KEYS[spec.k], spec.r, "EX", spec.t)
 end
 return {1}

@@ -241,10 +241,9 @@ class Runtime:
         self._stack.push_async_callback(self.redis.aclose)
 
     async def _start_ai(self) -> None:
-        # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
-        # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
-        os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
-        # Likewise the endgame databases' folder, which ai.egdb reads from the environment.
+        # The search kernel's compiled code is in the user's cache folder, never the data folder (ai.kernel.cache), so
+        # it is compiled once per machine. The endgame databases' folder, which ai.egdb reads from the environment, is
+        # set before the workers are spawned.
         os.environ["EGDB_DIR"] = str(self.settings.egdb_dir or Path(self.settings.kingme_data) / "egdb")
         ai = self._make_ai()
         try:

@@ -14,11 +14,14 @@ from bot.cli._command import CommandError, Commands, load_settings
 if TYPE_CHECKING:
     from bot.settings import Settings
 
+NO_BROWSER_HELP = "do not open the sandbox's page in a browser (its address is printed all the same)"
+
 
 def register(commands: Commands) -> None:
     p = commands.add("sandbox", _sandbox)
     p.add_argument("--port", type=int, default=None, help="the HTTP port (default: HTTP_PORT, else 8080)")
-    p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    # SUPPRESS: `kingme --no-browser sandbox` keeps the main parser's value (bot.cli.build_parser adds it there)
+    p.add_argument("--no-browser", action="store_true", default=argparse.SUPPRESS, help=NO_BROWSER_HELP)
     p.add_argument(
         "--data",
         type=Path,

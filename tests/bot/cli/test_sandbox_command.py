@@ -15,6 +15,8 @@ import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
 from ai.kernel.cache import fingerprint
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -22,6 +24,7 @@ STARTUP_TIMEOUT = 60.0
 READY_TIMEOUT = 300.0
 """Seconds a start that compiles the search kernel may take (13 s alone; much more on a loaded machine)."""
 ADDRESS = re.compile(r"King Me sandbox: open (http://127\.0\.0\.1:\d+)/\?key=[\w-]+ ")
+PAGE = re.compile(r"King Me sandbox: open (\S+) ")
 DATA_DIR = re.compile(r"data in (\S+)/redis")
 
 
@@ -116,20 +119,43 @@ def test_a_taken_port_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in err.read_text()
 
 
-def test_plain_kingme_without_a_token_runs_the_sandbox(tmp_path: Path) -> None:
+def browser_recorder(folder: Path) -> tuple[str, Path]:
+    """A "browser" for ``BROWSER``: a script that writes each address it is asked to open into a file."""
+    opened = folder / "opened"
+    script = folder / "browser"
+    script.write_text(f'#!/bin/sh\necho "$1" >> "{opened}"\n')
+    script.chmod(0o755)
+    return str(script), opened
+
+
+@pytest.mark.parametrize("no_browser", [False, True], ids=["opens-the-page", "no-browser"])
+def test_plain_kingme_without_a_token_runs_the_sandbox(tmp_path: Path, no_browser: bool) -> None:
+    """``kingme`` alone runs the sandbox and opens its page, address and key, in the browser; ``kingme --no-browser``
+    only prints it."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process, out, err = start(tmp_path, command=(), port=port)
+    browser, opened = browser_recorder(tmp_path)
+    command = ("--no-browser",) if no_browser else ()
+    process, out, err = start(tmp_path, command=command, port=port, env={"BROWSER": browser})
     try:
         address = wait_for_address(process, out, err)
         assert address == f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(address + "/") as response:
             assert response.status == 200 and b"King Me sandbox" in response.read()
+        page = PAGE.search(out.read_text())
+        assert page is not None
+        if not no_browser:
+            deadline = time.monotonic() + STARTUP_TIMEOUT
+            while not opened.exists() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert opened.read_text().split() == [page[1]], "the page, with its key, is opened once"
     finally:
         process.send_signal(signal.SIGINT)
         code = process.wait(timeout=30)
     assert code == 0, err.read_text()[-2000:]
+    assert opened.exists() is not no_browser
+    assert f"sandbox ready at {page[1]}" in err.read_text(), "the log's last word is the whole address, key and all"
 
 
 def test_a_damaged_world_file_is_one_line_and_is_left_alone(tmp_path: Path) -> None:

@@ -1,8 +1,12 @@
 """The composition root: builds every part of the running bot, injects them, starts them in order and stops them in
 reverse.
 
-    embedded redis-server (when REDIS_URL is unset) -> Redis client -> AI pool -> game service -> sweeper
-    -> web server (/healthz, /metrics) -> Discord bot
+    embedded redis-server (when REDIS_URL is unset) -> Redis client -> AI pool -> game service -> web server
+    (/healthz, /metrics) -> Discord login -> the AI pool ready -> sweeper -> Discord connection
+
+The AI pool's workers load the search kernel (or compile it, 13 s the first time on a machine) while the parts after it
+start and the bot logs in, so a token Discord refuses is told at once; the sweeper and the stored games' AI turns wait
+for the pool.
 
 With ``SHARD_COUNT`` the bot is discord.py's ``AutoShardedBot`` running the shards ``SHARD_IDS`` (all, when unset), one
 process of several on one Redis; the sweeper then sweeps in whichever process holds its lease in Redis.
@@ -181,10 +185,12 @@ class Runtime:
             raise StartupError("AI_BACKEND=queue needs REDIS_URL: the Redis that the bot and `kingme worker` share")
         try:
             await self._start_redis()
-            await self._start_ai()
+            loading = self._start_ai()
             self._build_service()
             await self._start_web()
-            await self._start_bot(token.get_secret_value().strip())
+            await self._log_in(token.get_secret_value().strip())
+            await self._ai_started(loading)
+            await self._connect()
         except BaseException:
             await self.stop()
             raise
@@ -240,20 +246,28 @@ class Runtime:
         self.redis = await connect_redis(url, shown)
         self._stack.push_async_callback(self.redis.aclose)
 
-    async def _start_ai(self) -> None:
-        # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
-        # set in the environment before the workers are spawned, which is where they and ai.kernel.cache read it.
-        os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(self.settings.kingme_data) / "numba-cache"))
-        # Likewise the endgame databases' folder, which ai.egdb reads from the environment.
+    def _start_ai(self) -> asyncio.Task[None]:
+        """Make the AI backend and start it in the background (its workers load the search kernel); returns the task
+        that starts it, for :meth:`_ai_started`. The kernel's compiled code is in the user's cache folder, never the
+        data folder (:mod:`ai.kernel.cache`), so it is compiled once per machine, not once per data folder."""
+        # The endgame databases' folder, which ai.egdb reads from the environment: set before the workers are spawned.
         os.environ["EGDB_DIR"] = str(self.settings.egdb_dir or Path(self.settings.kingme_data) / "egdb")
-        ai = self._make_ai()
+        self.ai = ai = self._make_ai()
+        self._stack.push_async_callback(ai.close)
+        loading = asyncio.create_task(ai.start(), name="kingme-ai-start")
+        self._stack.push_async_callback(_cancelled, loading)  # a stop while it loads cancels it before the close
+        self.metrics.bind_ai(lambda: self._ai_moves_waiting(ai), lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+        return loading
+
+    async def _ai_started(self, loading: asyncio.Task[None]) -> None:
+        """Wait until the AI backend has started (its workers have loaded the kernel), then start the sweeper, which
+        may restart AI turns."""
         try:
-            await ai.start()
+            await loading
         except PoolError as exc:
             raise StartupError(one_line(exc.detail) if exc.detail else f"the AI workers did not start: {exc}") from None
-        self.ai = ai
-        self._stack.push_async_callback(ai.close)
-        self.metrics.bind_ai(lambda: self._ai_moves_waiting(ai), lambda: ai.busy_workers, lambda: len(ai.worker_pids))
+        assert self.sweeper is not None
+        self.sweeper.start()
 
     def _ai_moves_waiting(self, ai: AiBackend) -> int:
         """AI moves waiting anywhere (``kingme_ai_queue_depth``, ``/healthz``'s ``ai.queue_depth``): for a worker, in
@@ -288,7 +302,6 @@ class Runtime:
         lease = RedisLease(self.redis, "sweeper", ttl=Sweeper.lease_seconds(interval))
         self.sweeper = sweeper = Sweeper(self.service, interval, lease=lease)
         self.metrics.bind_sweeper(lambda: sweeper.holds_lease, lambda: sweeper.runs)
-        sweeper.start()
         self._stack.push_async_callback(stop_within, sweeper.stop, "the sweeper", SWEEPER_STOP_TIMEOUT)
 
     async def _count_active_games(self) -> None:
@@ -321,7 +334,8 @@ class Runtime:
         self.web = web
         self._stack.push_async_callback(web.stop)
 
-    async def _start_bot(self, token: str) -> None:
+    async def _log_in(self, token: str) -> None:
+        """Make the bot and log it in to Discord (or the emulator): a token Discord refuses ends the start here."""
         assert self.service is not None
         # King Me has no voice features: spare the operator discord.py's warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -350,6 +364,11 @@ class Runtime:
             raise StartupError(f"cannot reach Discord: {one_line(str(exc)) or type(exc).__name__}") from None
         except discord.HTTPException as exc:
             raise StartupError(f"Discord refused the login: {exc.status} {one_line(exc.text)}") from None
+
+    async def _connect(self) -> None:
+        """Resume the stored games' AI turns and open the bot's gateway connection (in :attr:`connection`)."""
+        assert self.service is not None and self.bot is not None
+        bot = self.bot
         try:
             resumed = await self.service.start()  # AI turns of stored games; their moves reach the cog via the relay
         except (RedisError, OSError) as exc:
@@ -367,6 +386,14 @@ class Runtime:
             await asyncio.wait({connection}, timeout=BOT_STOP_TIMEOUT)
             if connection.done() and not connection.cancelled():
                 connection.exception()
+
+
+async def _cancelled(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` if it still runs and wait for it to end; its failure, if any, is its waiter's to report."""
+    task.cancel()
+    await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()  # retrieved: a failure nobody waited for (the start stopped earlier) is not logged again
 
 
 async def stop_within(stop: Callable[[], Awaitable[None]], name: str, seconds: float) -> None:

@@ -5,10 +5,10 @@ Discord, with the sandbox page and the public pages on its HTTP side.
 
 The sandbox listens on 127.0.0.1 only (anyone who reaches the page can act as any local user) and keeps its games in
 an embedded redis-server. By default both that and the emulated Discord live in a temporary directory, removed at
-stop. Given a data directory, the sandbox keeps its Redis data there and the emulated Discord world beside it
-(:data:`WORLD_FILE`, see :class:`bot.emulator.WorldKeeper`), so a restart shows the same channels, games and boards,
-whose buttons still work. ``REDIS_URL`` and ``DISCORD_TOKEN`` are ignored, so a sandbox never touches a real bot's
-store or account.
+stop. Given a data directory, the sandbox keeps its Redis data there, the emulated Discord world beside it
+(:data:`WORLD_FILE`, see :class:`bot.emulator.WorldKeeper`) and the page's key (:data:`bot.sandbox.KEY_FILE`), so a
+restart shows the same channels, games and boards, whose buttons still work, at the same address. ``REDIS_URL`` and
+``DISCORD_TOKEN`` are ignored, so a sandbox never touches a real bot's store or account.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pydantic import SecretStr
 
 from bot.emulator import DiscordEmulator, WorldFileError, WorldKeeper, patch_discordpy
 from bot.runtime import Runtime, StartupError
-from bot.sandbox import SandboxBridge
+from bot.sandbox import KEY_FILE, SandboxBridge, kept_key
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -72,8 +72,7 @@ class SandboxRuntime(Runtime):
         port = settings.http_port or _free_port(http_host)
         shown_host = "127.0.0.1" if http_host in ("0.0.0.0", "") else http_host
         self.address = f"http://{shown_host}:{port}"
-        self.page_url = self.bridge.page_url(self.address)
-        """The page to open: the address with the run's key, which the page's socket must present."""
+        """The web server's address (``/healthz``, the public pages); the page's is :attr:`page_url`."""
         sandbox_settings = settings.model_copy(
             update={
                 "discord_token": SecretStr(token),
@@ -113,9 +112,15 @@ class SandboxRuntime(Runtime):
         except BaseException:
             await self.stop()
             raise
-        log.info("sandbox ready at %s", self.address)  # the key stays out of the log
+        log.info("sandbox ready at %s", self.page_url)
         if self._announce is not None:
             self._announce(self.page_url)
+
+    @property
+    def page_url(self) -> str:
+        """The page to open: the address with the key, which the page's socket must present (known once started
+        when the key is kept in the data directory)."""
+        return self.bridge.page_url(self.address)
 
     async def stop(self) -> None:
         """Stop the bot and every part (the bot first, so it does not reconnect), then the emulator. Idempotent."""
@@ -145,6 +150,10 @@ class SandboxRuntime(Runtime):
             restored = self.keeper.load()
         except WorldFileError as exc:
             raise StartupError(f"{exc}; the file is left as it is: move it away to start afresh") from None
+        try:
+            self.bridge.key = kept_key(folder / KEY_FILE)
+        except OSError as exc:
+            raise StartupError(f"cannot keep the page's key in {folder / KEY_FILE}: {exc.strerror or exc}") from None
         log.info("sandbox data in %s (%s)", folder, "restored" if restored else "new")
         return folder
 

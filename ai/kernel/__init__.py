@@ -6,8 +6,8 @@ concern: :mod:`~ai.kernel.tables` (a variant's constants), :mod:`~ai.kernel.move
 from ``core.Board``. Use it through :class:`KernelPlayer`.
 
 numba is imported only when the kernel is first used, never by ``import ai`` or ``import ai.kernel``. Its compiled
-code is cached on disk (see :mod:`ai.kernel.cache` for the folder: ``NUMBA_CACHE_DIR``, else
-``$KINGME_DATA/numba-cache``, else ``~/.cache/kingme/numba``); :func:`warm_up` compiles it or loads it from there.
+code is cached on disk, once per user and machine (see :mod:`ai.kernel.cache` for the folder: ``NUMBA_CACHE_DIR``,
+else ``~/.cache/kingme/numba`` or the platform's equivalent); :func:`warm_up` compiles it or loads it from there.
 """
 
 from __future__ import annotations

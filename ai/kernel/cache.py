@@ -1,18 +1,35 @@
 """Where numba keeps the kernel's compiled code, without importing numba.
 
-The folder is ``$NUMBA_CACHE_DIR`` if that is set, else ``$KINGME_DATA/numba-cache`` if the data folder is set, else
-``$XDG_CACHE_HOME/kingme/numba`` (``~/.cache/kingme/numba``). Inside it the code lives in a subfolder named after a
-fingerprint of the kernel's sources: numba checks only a function's own file when it reuses cached code, so a change to
-the move generator would otherwise leave the search compiled against the old one.
+The folder is ``$NUMBA_CACHE_DIR`` if that is set, else ``kingme/numba`` in the user's cache folder:
+``$XDG_CACHE_HOME`` if set, else ``~/.cache`` (``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows). It is
+one per user and machine, never under the data folder (``KINGME_DATA``, or a sandbox's temporary one), so the kernel
+compiles once (13 s or so) and every later start of the CLI, the sandbox or the bot only loads it. Inside it the code
+lives in a subfolder named after a fingerprint of the kernel's sources: numba checks only a function's own file when it
+reuses cached code, so a change to the move generator would otherwise leave the search compiled against the old one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 _SOURCES = Path(__file__).resolve().parent
+
+
+def user_cache_home() -> Path:
+    """The user's cache folder: ``$XDG_CACHE_HOME`` (when it is an absolute path, as the XDG rules ask), else the
+    platform's own."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg)
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA", "")
+        return Path(local) if local else Path.home() / "AppData" / "Local"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    return Path.home() / ".cache"
 
 
 def base_dir() -> Path:
@@ -20,11 +37,7 @@ def base_dir() -> Path:
     explicit = os.environ.get("NUMBA_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    data = os.environ.get("KINGME_DATA")
-    if data:
-        return Path(data) / "numba-cache"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "kingme" / "numba"
+    return user_cache_home() / "kingme" / "numba"
 
 
 def fingerprint() -> str:

@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.set_defaults(handler=run.main_job)  # a subcommand's own handler replaces it
+    parser.add_argument("--no-browser", action="store_true", help=f"with no token: {sandbox.NO_BROWSER_HELP}")
     commands = Commands(parser)
     for module in (engine, ai_commands, knowledge, train, run, sandbox, worker):
         module.register(commands)

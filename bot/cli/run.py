@@ -47,7 +47,7 @@ def main_job(args: argparse.Namespace) -> int:
         return run_bot(settings)
     from bot.cli.sandbox import run_sandbox
 
-    return run_sandbox(settings)
+    return run_sandbox(settings, open_browser=not args.no_browser)
 
 
 def run_bot(settings: Settings) -> int:

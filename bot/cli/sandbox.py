@@ -1,6 +1,6 @@
 """``kingme sandbox``: King Me in the browser with no Discord: the real bot on the local Discord emulator, with a page
-that looks like a Discord channel on ``http://127.0.0.1:8080`` (``HTTP_PORT``). Plain ``kingme`` does the same when
-no ``DISCORD_TOKEN`` is set."""
+that looks like a Discord channel on ``http://127.0.0.1:8080/?key=…`` (``HTTP_PORT``; the whole address is printed at
+start). Plain ``kingme`` does the same when no ``DISCORD_TOKEN`` is set."""
 
 from __future__ import annotations
 
@@ -14,17 +14,20 @@ from bot.cli._command import CommandError, Commands, load_settings
 if TYPE_CHECKING:
     from bot.settings import Settings
 
+NO_BROWSER_HELP = "do not open the sandbox's page in a browser (its address is printed all the same)"
+
 
 def register(commands: Commands) -> None:
     p = commands.add("sandbox", _sandbox)
     p.add_argument("--port", type=int, default=None, help="the HTTP port (default: HTTP_PORT, else 8080)")
-    p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    # SUPPRESS: `kingme --no-browser sandbox` keeps the main parser's value (bot.cli.build_parser adds it there)
+    p.add_argument("--no-browser", action="store_true", default=argparse.SUPPRESS, help=NO_BROWSER_HELP)
     p.add_argument(
         "--data",
         type=Path,
         default=None,
         metavar="DIR",
-        help="keep the games and the sandbox's Discord in DIR across runs (default: a temporary folder)",
+        help="keep the games, the sandbox's Discord and its page's key in DIR across runs (default: a temporary one)",
     )
 
 
@@ -33,9 +36,10 @@ def _sandbox(args: argparse.Namespace) -> int:
 
     Run the real bot against a local Discord emulator, with its AI workers and an embedded Redis in a temporary
     directory, and serve a page that looks and behaves like a Discord channel, with the local users alice, bob and
-    carol. The page, the leaderboards and the game replays are on http://127.0.0.1:HTTP_PORT (8080 by default).
-    DISCORD_TOKEN and REDIS_URL are ignored. Everything is forgotten when it stops, unless --data DIR keeps the games,
-    the channels and their messages in DIR for the next run.
+    carol. The page, the leaderboards and the game replays are on http://127.0.0.1:HTTP_PORT (8080 by default); the
+    page's address, printed once it is ready, carries a key that its live socket asks for. DISCORD_TOKEN and REDIS_URL
+    are ignored. Everything is forgotten when it stops, and the key is new at each start, unless --data DIR keeps the
+    games, the channels and their messages, and the key, in DIR for the next run.
     """
     settings = load_settings()
     if args.port is not None:

@@ -211,10 +211,17 @@ class AiPool:
         self._loop = asyncio.get_running_loop()
         self._executor = self._new_executor()
         warm = [asyncio.wrap_future(future) for future in self._prewarm(self._executor)]
+        gathered = asyncio.gather(*warm, return_exceptions=True)
         try:
-            booted = await asyncio.wait_for(asyncio.gather(*warm, return_exceptions=True), START_TIMEOUT)
+            booted = await asyncio.wait_for(gathered, START_TIMEOUT)
         except TimeoutError:
             booted = [TimeoutError(f"the workers did not start within {START_TIMEOUT:.0f} s")]
+        except asyncio.CancelledError:
+            # The start was given up (the bot's login failed meanwhile, Ctrl-C): the gather ends with the same
+            # cancellation, seen here, or asyncio would log it as a failure nobody retrieved.
+            if gathered.done() and not gathered.cancelled():
+                gathered.exception()
+            raise
         failures = [result for result in booted if isinstance(result, BaseException)]
         if failures:
             await self.close(grace=0.0)

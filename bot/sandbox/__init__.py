@@ -2,6 +2,7 @@
 emulator, and a page that looks and behaves like a Discord channel lets a few local users play (``kingme sandbox``).
 """
 
-from bot.sandbox._bridge import FILES_PATH, SOCKET_PATH, SandboxBridge
+from bot.sandbox._bridge import FILES_PATH, REFUSED, SOCKET_PATH, SandboxBridge
+from bot.sandbox._key import KEY_FILE, kept_key
 
-__all__ = ["FILES_PATH", "SOCKET_PATH", "SandboxBridge"]
+__all__ = ["FILES_PATH", "KEY_FILE", "REFUSED", "SOCKET_PATH", "SandboxBridge", "kept_key"]

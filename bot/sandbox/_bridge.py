@@ -17,6 +17,11 @@ and receives ``snapshot``, ``message_create``/``message_update`` (``message``), 
 ``channel_id``), ``channel`` (a thread that appeared or changed), ``commands``, ``choices`` (``ref``), ``done``
 (``ref``: the bot answered) and ``error`` (``ref``, ``text``).
 
+A socket without the sandbox's key (an address without it, or a tab left open on an earlier run's) receives only
+``refused`` (``text``: what to do, in one line) and is closed with the code :data:`REFUSED`: retrying cannot help, so
+the page shows the line and stops reconnecting. A browser does not let a page read why a handshake was refused, hence
+a socket that opens to say it. A socket opened by a page of another origin is refused at the handshake (403).
+
 A message's attachments download from ``/sandbox/files/{message}/{attachment}/{filename}?key=…&as=user``: with the
 run's key, and only for a user who may see the message (an ephemeral reply's ``.pdn`` is its user's alone).
 """
@@ -28,7 +33,6 @@ import contextlib
 import hmac
 import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
@@ -46,7 +50,8 @@ from bot.emulator import (
     download,
     find_attachment,
 )
-from bot.i18n import Text, language
+from bot.i18n import Text, _, language
+from bot.sandbox._key import new_key
 from bot.sandbox._options import ActionError, snowflake, typed_options
 from bot.web import StaticFiles
 
@@ -54,11 +59,15 @@ log = logging.getLogger(__name__)
 
 STATIC: Final = StaticFiles(Path(__file__).with_name("static"), "/assets/sandbox", "sandbox_static")
 SOCKET_PATH: Final = "/sandbox/ws"
+REFUSED: Final = 4003
+"""The close code of a socket without the sandbox's key (websocket codes 4000-4999 are the application's)."""
 FILES_PATH: Final = "/sandbox/files"
 HISTORY: Final = 200
 """Messages per channel a viewer gets on connecting (the newest)."""
 _QUEUE_LIMIT: Final = 1000
 """Updates waiting for one slow viewer before it is disconnected (it reconnects and gets a fresh snapshot)."""
+_FOREIGN: Final = "the sandbox answers only its own page"
+"""The refusal of a request from a page of another origin (no person reads it: only a page of another site gets it)."""
 _TIMEOUT_TEXT: Final = "The application did not respond"
 """What Discord shows when a bot leaves an interaction unanswered."""
 
@@ -110,9 +119,10 @@ class SandboxBridge:
     def __init__(self, emulator: DiscordEmulator, *, default_user: str = "alice", key: str | None = None) -> None:
         self.emulator = emulator
         self.default_user = default_user
-        self.key = key if key is not None else secrets.token_urlsafe(18)
-        """The per-run secret the page's address carries and its socket must present: another page in the user's
-        browser (even one whose name resolves to this machine) does not know it, so it gets nothing."""
+        self.key = key if key is not None else new_key()
+        """The secret the page's address carries and its socket must present: another page in the user's browser
+        (even one whose name resolves to this machine) does not know it, so it gets nothing. New at each start, or
+        kept in the sandbox's data folder (:func:`kept_key`)."""
         self.viewers: set[Viewer] = set()
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -147,25 +157,44 @@ class SandboxBridge:
         return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-cache"})
 
     def page_url(self, address: str) -> str:
-        """The page's address with this run's key: the one to open (and the one ``kingme sandbox`` prints)."""
+        """The page's address with the key: the one to open (and the one ``kingme`` prints)."""
         return f"{address}/?key={self.key}"
 
-    def _refusal(self, request: web.Request) -> str | None:
-        """Why a socket request is not the page's own (None when it is): a browser names the page that opens a
-        socket in ``Origin``, which must be this server itself, and the page must present this run's key."""
+    def _foreign(self, request: web.Request) -> bool:
+        """Whether a page of another origin makes the request: a browser names the page that opens a socket in
+        ``Origin``, which must be this server itself."""
         origin = request.headers.get("Origin")
-        if origin is not None and origin != f"{request.scheme}://{request.host}":
-            return "this socket serves only the sandbox's own page"
-        if not hmac.compare_digest(request.query.get("key", ""), self.key):
-            return "open the address kingme sandbox printed: this socket needs its key"
-        return None
+        return origin is not None and origin != f"{request.scheme}://{request.host}"
+
+    def _keyless(self, request: web.Request) -> str | None:
+        """What to do instead, in one line in the language of the user the page asks for, when the request does not
+        present the sandbox's key (None when it does)."""
+        given = request.query.get("key", "")
+        if hmac.compare_digest(given, self.key):
+            return None
+        if given:
+            said = _(
+                "This page's key is not the running sandbox's (an earlier run's?): open the address kingme printed "
+                "when it last started"
+            )
+        else:
+            said = _("This address has no key: open the one kingme printed when it started, which ends in ?key=…")
+        try:
+            locale = self._user(request.query.get("as", ""), fallback=True).locale
+        except ActionError:  # the bot's own name: said in English
+            locale = None
+        return language(locale).say(said)
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        refusal = self._refusal(request)
-        if refusal is not None:
-            raise web.HTTPForbidden(text=refusal)
+        if self._foreign(request):
+            raise web.HTTPForbidden(text=_FOREIGN)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=1 << 20)
+        keyless = self._keyless(request)
         await ws.prepare(request)
+        if keyless is not None:
+            await ws.send_json({"type": "refused", "text": keyless})
+            await ws.close(code=REFUSED)
+            return ws
         viewer = Viewer(ws, self._user(request.query.get("as", self.default_user), fallback=True))
         self._subscribe()
         self.viewers.add(viewer)
@@ -188,7 +217,7 @@ class SandboxBridge:
 
     async def file(self, request: web.Request) -> web.Response:
         """An attachment as a download, for a user (``as``) who may see its message: a 404 for anyone else."""
-        refusal = self._refusal(request)
+        refusal = _FOREIGN if self._foreign(request) else self._keyless(request)
         if refusal is not None:
             raise web.HTTPForbidden(text=refusal)
         try:

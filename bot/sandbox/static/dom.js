@@ -15,6 +15,7 @@ export const ui = {
   suggest: $("suggest"),
   toasts: $("toasts"),
   conn: $("conn"),
+  notice: $("notice"),
   menuToggle: $("menu-toggle"),
   meChip: $("me-chip"),
   backdrop: $("backdrop"),

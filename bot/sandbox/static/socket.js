@@ -1,6 +1,7 @@
 // The websocket to the sandbox server (bot/sandbox/_bridge.py): connect and reconnect, send an action with a `ref`,
 // and answer that action's handlers when the server replies to it (`choices`, `done`, `error`). Every other update
-// goes to the listener given to connect().
+// goes to the listener given to connect(). A socket without the sandbox's key is `refused`: the page shows the
+// server's line saying what to do and stops reconnecting, which could never help.
 
 import { toast, ui } from "./dom.js";
 import { state } from "./state.js";
@@ -10,6 +11,8 @@ let nextRef = 1;
 const pending = new Map(); // ref -> {onDone, onError, onChoices}
 let retry = 0;
 let listener = () => {};
+let refusal = null; // the server's line, once it has refused this page's key
+const REFUSED = 4003; // the close code of a refused socket (bot/sandbox/_bridge.py, REFUSED)
 
 /** Open the socket, as the current user (or the page's ?as=), and keep it open; updates go to `onUpdate`. */
 export function connect(onUpdate) {
@@ -31,21 +34,34 @@ function open() {
     ui.conn.title = "Connected";
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     ui.conn.classList.remove("up");
-    ui.conn.title = "Disconnected: reconnecting";
     document.body.dataset.ready = "";
     for (const [, handlers] of pending) handlers.onError && handlers.onError("disconnected");
     pending.clear();
+    if (event.code === REFUSED) {
+      showRefusal(refusal || event.reason || "Refused: open the address kingme printed");
+      return;
+    }
+    ui.conn.title = "Disconnected: reconnecting";
     retry = Math.min(retry + 1, 6);
     setTimeout(open, 250 * retry);
   };
 }
 
+/** Say why the sandbox refused this page, in one line above the messages, and leave the socket closed. */
+function showRefusal(text) {
+  refusal = text;
+  ui.conn.title = text;
+  ui.notice.textContent = text;
+  ui.notice.hidden = false;
+  document.body.dataset.refused = "1";
+}
+
 /** Send the action `op`; `handlers` (all optional) hear how it ends: onDone, onError, onChoices. */
 export function send(op, fields, handlers) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    toast("Not connected to the sandbox: wait a moment");
+    toast(refusal || "Not connected to the sandbox: wait a moment");
     handlers && handlers.onError && handlers.onError("not connected");
     return null;
   }
@@ -57,6 +73,9 @@ export function send(op, fields, handlers) {
 
 function receive(update) {
   switch (update.type) {
+    case "refused": // the socket closes next, with the code REFUSED
+      refusal = update.text;
+      break;
     case "choices":
     case "done":
     case "error": {

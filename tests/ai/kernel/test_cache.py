@@ -43,12 +43,18 @@ def test_a_second_process_runs_the_cached_kernel(tmp_path: Path) -> None:
 
 
 def test_cache_folder_follows_the_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """One cache per user and machine: the data folder never moves it (a sandbox's is new at every start)."""
     for name in ("NUMBA_CACHE_DIR", "KINGME_DATA", "XDG_CACHE_HOME"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if sys.platform.startswith("linux"):
+        assert base_dir() == tmp_path / "home" / ".cache" / "kingme" / "numba"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # not absolute: ignored, as the XDG rules ask
+    assert not base_dir().is_relative_to("relative")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert base_dir() == tmp_path / "xdg" / "kingme" / "numba"
     monkeypatch.setenv("KINGME_DATA", str(tmp_path / "data"))
-    assert base_dir() == tmp_path / "data" / "numba-cache"
+    assert base_dir() == tmp_path / "xdg" / "kingme" / "numba"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     assert base_dir() == tmp_path / "numba"
     assert cache_dir().parent == tmp_path / "numba" and cache_dir().name.startswith("kernel-")

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox import SOCKET_PATH
+from bot.sandbox import REFUSED, SOCKET_PATH
 from bot.sandbox_runtime import SandboxRuntime
 from tests.bot.sandbox.conftest import PageSocket, Update, board_version, component
 
@@ -189,22 +189,34 @@ async def test_a_challenge_opens_a_thread_on_every_page(sandbox: SandboxRuntime,
         assert board_version(board["message"]) is not None
 
 
-async def test_only_the_pages_own_origin_with_the_runs_key_gets_a_socket(sandbox: SandboxRuntime) -> None:
+async def test_only_the_pages_own_origin_with_the_key_gets_a_socket(sandbox: SandboxRuntime) -> None:
     """Another page in the user's browser (another origin, or one that resolves to this machine but lacks the key
-    printed at start) is refused before any update flows; the page itself connects."""
+    printed at start) gets no update: a page of another origin is refused at the handshake; a request without the key
+    (or with a wrong one) gets only the line that says what to do, in its user's language, and the close code that
+    tells the page not to reconnect; the page itself connects."""
     url = f"{sandbox.address}{SOCKET_PATH}"
     own = sandbox.address
+    sandbox.emulator.user("bob").locale = "fr"
     async with aiohttp.ClientSession() as session:
-        for query, origin in (
-            (f"?key={sandbox.bridge.key}", "http://evil.example"),  # a page elsewhere that somehow knows the key
-            ("", own),  # the page's own origin without the key
-            ("?key=guess", own),
-            ("?key=guess", None),  # a script outside any browser, without the key
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            # a page elsewhere that somehow knows the key
+            await session.ws_connect(f"{url}?key={sandbox.bridge.key}", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        for query, origin, says in (
+            ("", own, "This address has no key: open the one kingme printed"),
+            ("?key=guess", own, "This page's key is not the running sandbox's"),
+            ("?key=guess", None, "This page's key is not the running sandbox's"),  # a script outside any browser
+            (f"?key={sandbox.bridge.key[:-1]}", own, "This page's key is not the running sandbox's"),
+            ("?as=bob", own, "Cette adresse n'a pas de clé"),
+            (f"?as={sandbox.emulator.bot_user.name}", own, "This address has no key"),  # nobody a page may act as
         ):
             headers = {"Origin": origin} if origin is not None else {}
-            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                await session.ws_connect(url + query, headers=headers)
-            assert refused.value.status == 403
+            async with session.ws_connect(url + query, headers=headers) as socket:
+                frames = [frame async for frame in socket]
+            assert [json.loads(frame.data)["type"] for frame in frames] == ["refused"], (query, frames)
+            text = json.loads(frames[0].data)["text"]
+            assert text.startswith(says) and "\n" not in text and sandbox.bridge.key not in text, text
+            assert socket.close_code == REFUSED
         async with session.ws_connect(f"{url}?key={sandbox.bridge.key}", headers={"Origin": own}) as socket:
             first = await socket.receive_json(timeout=10)
             assert first["type"] == "snapshot"

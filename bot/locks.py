@@ -14,6 +14,11 @@ class KeyedLocks:
     def __init__(self) -> None:
         self._locks: weakref.WeakValueDictionary[Hashable, asyncio.Lock] = weakref.WeakValueDictionary()
 
+    def busy(self, key: Hashable) -> bool:
+        """Whether someone holds ``key``'s lock now (so a newcomer would wait)."""
+        lock = self._locks.get(key)
+        return lock is not None and lock.locked()
+
     @contextlib.asynccontextmanager
     async def hold(self, key: Hashable) -> AsyncIterator[None]:
         lock = self._locks.get(key)

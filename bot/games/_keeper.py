@@ -169,15 +169,17 @@ class BoardKeeper:
         """Build the board of the newest view of the game, hand it to ``put`` (which sends a message or edits one),
         and make that message the game's board; one game's boards are shown one at a time, newest last.
 
-        The game's board may be busy for seconds (an earlier update waiting out Discord's rate limit): when it is not
-        shown within ``patience`` seconds, ``waiting`` is awaited first (a click acknowledges its interaction, which
-        Discord wants within 3 s), and the board is shown once its turn comes."""
+        The game's board may be busy for seconds (an earlier update waiting out Discord's rate limit on the channel's
+        edits): then ``waiting`` is awaited at once (a click acknowledges its interaction, so the person sees it taken
+        without waiting behind another update), and the board is shown once its turn comes. A board that is free but
+        slow to show is given ``patience`` seconds before ``waiting``."""
         if waiting is None:
             await self._show(view, put, selected)
             return
+        busy = self._locks.busy(view.id)
         work = asyncio.ensure_future(self._show(view, put, selected))
         try:
-            done, _ = await asyncio.wait({work}, timeout=patience)
+            done, _ = await asyncio.wait({work}, timeout=0.0 if busy else patience)
             if not done:
                 await waiting()
             await work

@@ -26,7 +26,9 @@ from bot.service import (
     ChallengeExpired,
     ChallengeId,
     ChannelId,
+    DrawDeclined,
     DrawOffered,
+    DrawWithdrawn,
     Event,
     GameId,
     GameKind,
@@ -36,11 +38,16 @@ from bot.service import (
     GuildId,
     MovePlayed,
     Passed,
+    TakebackDeclined,
+    TakebackDone,
     TakebackRequested,
+    TakebackWithdrawn,
 )
 
 log = logging.getLogger(__name__)
 _PING_EVENTS = (MovePlayed, DrawOffered, TakebackRequested, Passed)
+_ANSWERS = (DrawDeclined, DrawWithdrawn, TakebackDeclined, TakebackWithdrawn, TakebackDone)
+"""The ends of a draw offer or takeback request, said in the game's channel (to the one who asked, by a mention)."""
 _NO_PINGS = discord.AllowedMentions.none()
 PINGS_REMEMBERED = 1000
 """Games whose last ping message is remembered (to delete it at the next); a game that ended in another process is
@@ -97,6 +104,18 @@ class Announcer:
             await channel.send(text, view=result_controls(game.id, lang), allowed_mentions=_NO_PINGS)
             return
         if game.kind is not GameKind.HUMAN or not game.is_active:
+            return
+        answers = [e for e in events if isinstance(e, _ANSWERS) and not (isinstance(e, TakebackDone) and e.to is None)]
+        if answers:  # an offer or request is answered (or withdrawn): its ping goes, the answer stays
+            await self._clear_ping(game.id)
+            to = getattr(answers[-1], "to", None)
+            event = answers[-1].text
+            text = (
+                lang._("{mention}: {event}.", mention=f"<@{to}>", event=event)
+                if to
+                else lang._("{event}.", event=event)
+            )
+            await channel.send(text, allowed_mentions=MENTIONS)
             return
         pinged = [e for e in events if isinstance(e, _PING_EVENTS)]
         if not pinged:

@@ -114,11 +114,11 @@ _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "resign": (_("Resign"), discord.ButtonStyle.danger),
     "draw": (_("Offer draw"), discord.ButtonStyle.secondary),
     "drawyes": (_("Accept draw"), discord.ButtonStyle.success),
-    "drawno": (_("Decline draw"), discord.ButtonStyle.secondary),
+    "drawno": (_("No draw"), discord.ButtonStyle.secondary),  # declines the offer, or withdraws your own
     "tbyes": (_("Allow takeback"), discord.ButtonStyle.success),
-    "tbno": (_("Refuse takeback"), discord.ButtonStyle.secondary),
+    "tbno": (_("No takeback"), discord.ButtonStyle.secondary),  # refuses the request, or withdraws your own
     "accept": (_("Accept"), discord.ButtonStyle.success),
-    "decline": (_("Decline"), discord.ButtonStyle.danger),
+    "decline": (_("Decline or withdraw"), discord.ButtonStyle.danger),  # the challenger withdraws with it
     "confirm": (_("Really resign?"), discord.ButtonStyle.danger),
     "cancel": (_("Cancel"), discord.ButtonStyle.secondary),
 }

@@ -36,6 +36,7 @@ from bot.service._events import (
     ChallengeExpired,
     DrawDeclined,
     DrawOffered,
+    DrawWithdrawn,
     Event,
     GameOver,
     GameStarted,
@@ -46,6 +47,7 @@ from bot.service._events import (
     TakebackDeclined,
     TakebackDone,
     TakebackRequested,
+    TakebackWithdrawn,
 )
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
 from bot.service._models import (
@@ -119,6 +121,7 @@ __all__ = [
     "CommitConflict",
     "DrawDeclined",
     "DrawOffered",
+    "DrawWithdrawn",
     "Erasure",
     "ErasureRecords",
     "Event",
@@ -180,6 +183,7 @@ __all__ = [
     "TakebackDeclined",
     "TakebackDone",
     "TakebackRequested",
+    "TakebackWithdrawn",
     "UnknownChallengeError",
     "UnknownGameError",
     "User",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, UserId
 from bot.service._models import Challenge, GameView, RatingChange
 
 
@@ -95,9 +95,15 @@ class DrawOffered(Event):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DrawDeclined(Event):
-    pass
+    to: UserId
+    """Who offered the draw (the one the answer is for)."""
+
+
+@dataclass(frozen=True)
+class DrawWithdrawn(Event):
+    """The player who offered a draw took the offer back."""
 
 
 @dataclass(frozen=True)
@@ -105,15 +111,23 @@ class TakebackRequested(Event):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TakebackDeclined(Event):
-    pass
+    to: UserId
+    """Who asked for the takeback."""
+
+
+@dataclass(frozen=True)
+class TakebackWithdrawn(Event):
+    """The player who asked for a takeback took the request back."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class TakebackDone(Event):
     plies: int
     """How many plies were taken back."""
+    to: UserId | None = None
+    """Who asked for it, when an opponent agreed to it (None against the AI, where it is done at once)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,6 +19,7 @@ from bot.service._events import (
     AiThinking,
     DrawDeclined,
     DrawOffered,
+    DrawWithdrawn,
     Event,
     GameOver,
     GameStarted,
@@ -27,9 +28,10 @@ from bot.service._events import (
     TakebackDeclined,
     TakebackDone,
     TakebackRequested,
+    TakebackWithdrawn,
 )
-from bot.service._ids import ChannelId, GameId, GuildId
-from bot.service._models import GameKind, GameState, PlayerRef, Status, User, color_name
+from bot.service._ids import ChannelId, GameId, GuildId, UserId
+from bot.service._models import GameKind, GameState, PlayerRef, Status, User, color_name, parse_color
 from bot.service._wording import end_text, side_name
 from core import PASS, Board, Color, IllegalMoveError, Move, Outcome, RulesError, Termination
 
@@ -132,9 +134,14 @@ def accept_draw(game: GameState, now: float, user: User) -> Step:
 
 
 def decline_draw(game: GameState, now: float, user: User) -> Step:
-    answering(game, user, game.draw_offer, _("your opponent has not offered a draw"))
+    """Decline the opponent's draw offer, or withdraw your own."""
+    if _own(game, user, game.draw_offer):
+        after = touch(game, now, draw_offer=None)
+        return Step(after, [DrawWithdrawn(_("{name} withdraws the draw offer", name=user.name), game.id)])
+    color = answering(game, user, game.draw_offer, _("your opponent has not offered a draw"))
     after = touch(game, now, draw_offer=None)
-    return Step(after, [DrawDeclined(_("{name} declines the draw", name=user.name), game.id)])
+    text = _("{name} declines the draw", name=user.name)
+    return Step(after, [DrawDeclined(text, game.id, to=game.player(color.opponent).id)])
 
 
 def takeback(game: GameState, now: float, user: User) -> Step:
@@ -152,13 +159,20 @@ def takeback(game: GameState, now: float, user: User) -> Step:
 
 def accept_takeback(game: GameState, now: float, user: User) -> Step:
     color = answering(game, user, game.takeback_offer, _("your opponent has not asked for a takeback"))
-    return take_back(game, undo(game, color.opponent), now, _("{name} agreed to a takeback", name=user.name))
+    text = _("{name} agreed to a takeback", name=user.name)
+    return take_back(game, undo(game, color.opponent), now, text, to=game.player(color.opponent).id)
 
 
 def decline_takeback(game: GameState, now: float, user: User) -> Step:
-    answering(game, user, game.takeback_offer, _("your opponent has not asked for a takeback"))
+    """Refuse the opponent's takeback request, or withdraw your own."""
+    if _own(game, user, game.takeback_offer):
+        after = touch(game, now, takeback_offer=None)
+        text = _("{name} withdraws the takeback request", name=user.name)
+        return Step(after, [TakebackWithdrawn(text, game.id)])
+    color = answering(game, user, game.takeback_offer, _("your opponent has not asked for a takeback"))
     after = touch(game, now, takeback_offer=None)
-    return Step(after, [TakebackDeclined(_("{name} declines the takeback", name=user.name), game.id)])
+    text = _("{name} declines the takeback", name=user.name)
+    return Step(after, [TakebackDeclined(text, game.id, to=game.player(color.opponent).id)])
 
 
 def timeout(game: GameState, now: float) -> Step:
@@ -244,7 +258,7 @@ def undo(game: GameState, color: Color) -> tuple[str, ...]:
     raise errors.NothingToTakeBackError(_("there is no move of yours to take back"))
 
 
-def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str) -> Step:
+def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str, to: UserId | None = None) -> Step:
     """``game`` back at ``moves`` (a takeback makes a game against the AI unrated), with a fresh clock."""
     after = game.evolve(
         moves=moves,
@@ -256,7 +270,7 @@ def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str) ->
         takebacks=game.takebacks + 1,
         rated=False if game.kind is GameKind.AI else game.rated,
     )
-    return Step(after, [TakebackDone(text, game.id, plies=len(game.moves) - len(moves))])
+    return Step(after, [TakebackDone(text, game.id, plies=len(game.moves) - len(moves), to=to)])
 
 
 def ai_to_move(game: GameState, board: Board) -> bool:
@@ -298,9 +312,20 @@ def player(game: GameState, user: User, refusal: str = _("you are not playing in
     return color
 
 
+def _own(game: GameState, user: User, offer: str | None) -> bool:
+    """Whether ``offer`` (a pending offer's side) is ``user``'s own."""
+    color = game.color_of(user.id)
+    return offer is not None and color is not None and offer == color_name(color)
+
+
 def answering(game: GameState, user: User, offer: str | None, missing: str) -> Color:
     """The colour of a player answering the opponent's pending ``offer`` (a draw or takeback offer's side); raises
-    :class:`NoOfferError` with ``missing`` when the opponent has made none."""
+    :class:`NoOfferError` with ``missing`` when the opponent has made none, and says whose answer it is to anyone
+    else (the one who made the offer, a spectator)."""
+    color = game.color_of(user.id)
+    if offer is not None and (color is None or color_name(color) == offer):
+        answerer = game.player(parse_color(offer).opponent)
+        raise errors.NotAPlayerError(_("this button is for {name}: the answer is theirs", name=answerer.name))
     color = player(game, user)
     if offer != color_name(color.opponent):
         raise errors.NoOfferError(missing)

@@ -78,17 +78,35 @@ async def test_challenge_moves_draw_declined_resignation_and_leaderboard(harness
     await play_first_move(harness, white, board)
     assert to_move(harness, board) is black
 
-    # a draw offer, declined
+    # a draw offer, withdrawn by the one who made it
     draw = component(board, "km:b:draw:")
     assert draw is not None
     await emulator.click(black, board, draw["custom_id"])
     assert "offers a draw" in description(board)
-    decline = component(board, "km:b:drawno:")
-    assert decline is not None and component(board, "km:b:drawyes:") is not None
-    refused = await emulator.click(black, board, decline["custom_id"])
-    assert refused.message.ephemeral, "only the other player answers a draw offer"
+    ping = lambda: [m for m in emulator.messages(thread) if "offers a draw" in m.content]  # noqa: E731
+    await eventually(lambda: len(ping()) == 1, what="white told of the offer")
+    withdraw = component(board, "km:b:drawno:")
+    assert withdraw is not None
+    await emulator.click(black, board, withdraw["custom_id"])
+    assert "offers a draw" not in description(board) and component(board, "km:b:drawno:") is None
+    await eventually(lambda: not ping(), what="the offer's ping gone with the offer")
+    assert any(f"{black.name} withdraws the draw offer" in m.content for m in emulator.messages(thread))
+
+    # offered again: only White answers (anyone else is told whose button it is), and Black is told the answer
+    draw = component(board, "km:b:draw:")
+    assert draw is not None
+    await emulator.click(black, board, draw["custom_id"])
+    accept, decline = component(board, "km:b:drawyes:"), component(board, "km:b:drawno:")
+    assert accept is not None and decline is not None
+    for intruder, button in ((black, accept), (carol, decline)):
+        refused = await emulator.click(intruder, board, button["custom_id"])
+        assert refused.message.ephemeral and f"this button is for {white.name}" in refused.message.content.lower()
+    assert "offers a draw" in description(board), "a refused click changes nothing"
     await emulator.click(white, board, decline["custom_id"])
     assert "offers a draw" not in description(board) and component(board, "km:b:drawno:") is None
+    answer = f"<@{black.id}>: {white.name} declines the draw."
+    await eventually(lambda: any(m.content == answer for m in emulator.messages(thread)), what="black told the answer")
+    await eventually(lambda: not ping(), what="the offer's ping gone once answered")
 
     # the typed form of a move, and its autocomplete
     reply = await emulator.autocomplete(black, ["checkers", "move"], {"move": ""}, "move", channel=thread)

@@ -12,6 +12,7 @@ from bot.service import (
     AiThinking,
     DrawDeclined,
     DrawOffered,
+    DrawWithdrawn,
     Event,
     GameKind,
     GameOver,
@@ -21,8 +22,10 @@ from bot.service import (
     Passed,
     PlayerRef,
     Status,
+    TakebackDeclined,
     TakebackDone,
     TakebackRequested,
+    TakebackWithdrawn,
     User,
 )
 from bot.service import _transitions as t
@@ -137,10 +140,16 @@ def test_draw_offers_declined_accepted_and_answered_by_a_move() -> None:
     assert kinds(offered) == [DrawOffered] and offered.after.draw_offer == "black"
     with pytest.raises(api.InvalidRequestError, match="already offered"):
         t.offer_draw(offered.after, NOW, ANN)
-    with pytest.raises(api.NoOfferError, match="not offered"):
-        t.accept_draw(offered.after, NOW, ANN)  # your own offer
+    with pytest.raises(api.NotAPlayerError, match="this button is for Bob"):
+        t.accept_draw(offered.after, NOW, ANN)  # your own offer: the answer is your opponent's
+    with pytest.raises(api.NotAPlayerError, match="this button is for Bob"):
+        t.decline_draw(offered.after, NOW, EVE)  # a spectator
+    withdrawn = t.decline_draw(offered.after, NOW, ANN)  # the one who offered takes it back
+    assert withdrawn.after.draw_offer is None and kinds(withdrawn) == [DrawWithdrawn]
+    assert withdrawn.events[0].text == "Ann withdraws the draw offer"
     declined = t.decline_draw(offered.after, NOW, BOB)
     assert declined.after.draw_offer is None and kinds(declined) == [DrawDeclined]
+    assert declined.events[0] == DrawDeclined("Bob declines the draw", declined.after.id, to=ANN.id), "said to Ann"
     with pytest.raises(api.NoOfferError):
         t.decline_draw(declined.after, NOW, BOB)
 
@@ -161,12 +170,18 @@ def test_takebacks_between_people_need_consent() -> None:
     assert kinds(asked) == [TakebackRequested] and asked.after.moves == ("11-15",)
     with pytest.raises(api.InvalidRequestError, match="already asked"):
         t.takeback(asked.after, NOW, ANN)
-    assert t.decline_takeback(asked.after, NOW, BOB).after.takeback_offer is None
+    refused = t.decline_takeback(asked.after, NOW, BOB)
+    assert refused.after.takeback_offer is None and kinds(refused) == [TakebackDeclined]
+    assert getattr(refused.events[0], "to", None) == ANN.id
+    withdrawn = t.decline_takeback(asked.after, NOW, ANN)
+    assert withdrawn.after.takeback_offer is None and kinds(withdrawn) == [TakebackWithdrawn]
+    with pytest.raises(api.NotAPlayerError, match="this button is for Bob"):
+        t.accept_takeback(asked.after, NOW, ANN)
     done = t.accept_takeback(asked.after, NOW + 9, BOB)
     assert done.after.moves == () and done.after.takebacks == 1 and done.after.rated
     assert done.after.deadline == NOW + 9 + TURN
     assert kinds(done) == [TakebackDone] and done.events[0] == TakebackDone(
-        done.events[0].text, done.events[0].game_id, plies=1
+        done.events[0].text, done.events[0].game_id, plies=1, to=ANN.id
     )
     with pytest.raises(api.NoOfferError, match="not asked"):
         t.accept_takeback(game, NOW, BOB)

@@ -106,9 +106,12 @@ def read_review_payload(payload: dict[str, Any]) -> tuple[GameInput, int]:
 
 
 def job_id(payload: dict[str, Any], kind: str = "ai") -> str:
-    """The job's id: ``kingme-<kind>-`` and a digest of everything the job reads, so the same request is always the
-    same job (``kind`` is ``ai`` for a move, ``review`` for a review)."""
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    """The job's id: ``kingme-<kind>-`` and a digest of what names the job, so the same request is always the same job
+    (``kind`` is ``ai`` for a move, ``review`` for a review). A move is named by its turn (level, game, seed: the seed
+    names the turn's attempt), not by its limits: two processes asking for one turn with different limits (each
+    process keeps its own think budget) share one search, the first one queued."""
+    named = {k: v for k, v in payload.items() if not (kind == "ai" and k == "limits")}
+    text = json.dumps(named, sort_keys=True, separators=(",", ":"))
     return f"kingme-{kind}-" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 

@@ -109,6 +109,8 @@ async def test_two_workers_answer_and_a_repeated_request_joins_its_job(
 
     kept = await backend.choose("hard", game, Limits(time=0.2), 1)  # answered from the kept result: nothing queued
     assert kept == first and backend.counters.joined == 2 and backend.counters.enqueued == 2
+    other = await backend.choose("hard", game, Limits(time=0.1), 1)  # the same turn asked with other limits
+    assert other == first and backend.counters.joined == 3 and backend.counters.enqueued == 2, "one search a turn"
 
     results = await redis_client.keys("arq:result:*")
     assert len(results) == 2

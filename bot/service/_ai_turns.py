@@ -8,14 +8,21 @@ version it was asked for; a move for an outdated version is dropped there. A tur
 once (the AI is busy with other games). A chooser that says it is busy (an error with ``retry_after``) is asked again
 after that pause, as often as needed, and the players are told once; a chooser that keeps failing otherwise is announced
 once (``AI_FAILED``) and the turn is left for the sweeper to start again.
+
+Across the bot's processes a turn is worked on by one at a time: a turn first takes its lease in the store (renewed
+while it runs, released when it ends, lasting ``AI_RETRY_AFTER`` seconds), so the sweeper of another process, which
+starts the turns that have waited that long, leaves alone a turn a live process is still waiting for, and takes over
+one whose process died (its lease expired).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Iterable
 
 from ai.api import GameInput, Limits, get_level
@@ -26,7 +33,7 @@ from bot.service._events import AiFailed, AiThinking, Result
 from bot.service._fairness import FairGate, Owner, ThinkBudget
 from bot.service._ids import GameId
 from bot.service._models import GameKind, GameState
-from bot.service._ports import Busy, EventSink, MoveChooser
+from bot.service._ports import Busy, EventSink, GameRecords, MoveChooser
 from bot.settings import Settings
 from core import Color, RulesError
 
@@ -84,8 +91,13 @@ class AiTurns:
         apply: plays a chosen move through the service's pipeline.
     """
 
-    def __init__(self, chooser: MoveChooser, settings: Settings, sink: EventSink, apply: ApplyMove) -> None:
+    def __init__(
+        self, chooser: MoveChooser, settings: Settings, sink: EventSink, apply: ApplyMove, store: GameRecords
+    ) -> None:
         self._chooser = chooser
+        self._store = store
+        self._holder = secrets.token_hex(8)
+        """This process's name on the turns' leases."""
         self._settings = settings
         self._sink = sink
         self._apply = apply
@@ -145,6 +157,11 @@ class AiTurns:
 
     async def _turn(self, turn: _Turn, delay: float) -> None:
         game = turn.game
+        if not await self._claim(game):
+            log.info("game %s version %d: another process is on the AI's turn", game.id, game.version)
+            self._pending.pop(game.id, None)
+            return
+        keeper = asyncio.create_task(self._keep(game), name=f"ai-lease-{game.id}")
         try:
             if delay:
                 await asyncio.sleep(delay)
@@ -165,8 +182,27 @@ class AiTurns:
                 return
             await self._sink.publish(result.game, result.events)
         finally:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
             if self._pending.get(game.id) == game.version:
                 del self._pending[game.id]
+            with contextlib.suppress(ServiceError):
+                await self._store.release_turn(game.id, game.version, self._holder)
+
+    async def _claim(self, game: GameState) -> bool:
+        """Take the turn's lease; True also when the store cannot say (a second search is harmless, a lost turn not)."""
+        try:
+            return await self._store.claim_turn(game.id, game.version, self._holder, self._settings.ai_retry_after)
+        except ServiceError as exc:
+            log.warning("game %s: the AI turn's lease is unknown (%s); the turn goes on", game.id, exc)
+            return True
+
+    async def _keep(self, game: GameState) -> None:
+        """Renew the turn's lease while the turn runs (three times a lease)."""
+        while True:
+            await asyncio.sleep(self._settings.ai_retry_after / 3)
+            with contextlib.suppress(ServiceError):
+                await self._store.claim_turn(game.id, game.version, self._holder, self._settings.ai_retry_after)
 
     async def _choose(self, turn: _Turn) -> str | None:
         """The move text the chooser picked, or None after :data:`AI_ATTEMPTS` failures (announced once)."""

@@ -62,7 +62,7 @@ class Pipeline:
         self._quotas = quotas(settings)
         self.cache: BoundedDict[str, GameState] = BoundedDict(CACHED_GAMES)
         """The states of the most recently used active games."""
-        self.ai = AiTurns(chooser, settings, sink, self.apply_ai_move)
+        self.ai = AiTurns(chooser, settings, sink, self.apply_ai_move, store)
 
     async def open(
         self,

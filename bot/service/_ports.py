@@ -155,6 +155,15 @@ class GameRecords(Protocol):
         """Record where the game's board is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
         ...
 
+    async def claim_turn(self, game_id: GameId, version: int, holder: str, ttl: float) -> bool:
+        """Take (or renew) the lease on the AI's turn in a game at ``version`` for ``holder`` (a process) for ``ttl``
+        seconds; False while another holder has it. One process at a time works on a turn."""
+        ...
+
+    async def release_turn(self, game_id: GameId, version: int, holder: str) -> None:
+        """Give the turn's lease up, if ``holder`` has it."""
+        ...
+
     async def due_games(self, now: float, limit: int) -> list[GameId]: ...
 
     async def ai_turns(self, began_before: float, limit: int) -> list[GameId]:

@@ -140,3 +140,15 @@ class RedisRecords(RedisBase):
 
     async def drop_mark(self, name: str) -> None:
         await awaitable(self._r.delete(self._k("mark", name)))
+
+    # -- AI turns' leases ---------------------------------------------------------------------------------------
+
+    def _turn_key(self, game_id: str, version: int) -> str:
+        return self._k("lease", "ai-turn", game_id, str(version))
+
+    async def claim_turn(self, game_id: GameId, version: int, holder: str, ttl: float) -> bool:
+        key = self._turn_key(game_id, version)
+        return bool(await self._turn_script(keys=[key], args=["claim", holder, max(1, round(ttl * 1000))]))
+
+    async def release_turn(self, game_id: GameId, version: int, holder: str) -> None:
+        await self._turn_script(keys=[self._turn_key(game_id, version)], args=["release", holder, 0])

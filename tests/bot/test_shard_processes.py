@@ -22,11 +22,13 @@ from typing import Any
 import aiohttp
 import pytest
 import redis.asyncio as aioredis
+from arq.constants import result_key_prefix
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.emulator import Channel, DiscordEmulator, Message, User, shard_of
 from bot.redis_process import EmbeddedRedis
-from bot.store import RedisGameStore
+from bot.store import NAMESPACE, RedisGameStore
+from core import Color
 from tests.bot.pool.queue_support import WorkerCommands, tcp_redis, worker_commands
 from tests.support import board_in_thread, eventually
 
@@ -302,6 +304,11 @@ async def test_two_shard_processes_and_two_workers_share_the_games_and_the_sweep
                 assert record.callbacks == 1 and record.answered, f"{where}: answered exactly once"
                 assert record.latency is not None and record.latency < 3.0, f"{where}: answered within 3 s"
 
+            # one search per AI move: the turn the killed worker was searching ran again as the same job, and no
+            # process searched a turn that the other was waiting for
+            moves, searches = await _ai_moves(store, redis), await _ai_searches(redis)
+            assert searches == moves, f"{searches} AI searches for {moves} AI moves"
+
             # heartbeats beyond the one each connection sends on HELLO, acknowledged without "Can't keep up"
             identified = emulator.gateway.identifies
             await eventually(lambda: emulator.gateway.heartbeats >= identified + 2, 2 * HEARTBEAT_INTERVAL, "beats")
@@ -313,6 +320,22 @@ async def test_two_shard_processes_and_two_workers_share_the_games_and_the_sweep
         console = bot.console.read_text(errors="replace")
         assert "running shards" in console
         assert "Traceback" not in console and "Can't keep up" not in console, console
+
+
+async def _ai_moves(store: RedisGameStore, redis: aioredis.Redis) -> int:
+    """The AI's moves in every game stored (active or finished)."""
+    ids = {key.decode().split(":")[3] async for key in redis.scan_iter(match=f"{NAMESPACE}:game:*")}
+    count = 0
+    for game in await store.load_games(sorted(ids)):
+        first = Color.BLACK if game.initial_fen[:1].upper() == "B" else Color.WHITE
+        movers = (first if i % 2 == 0 else first.opponent for i in range(len(game.moves)))
+        count += sum(game.player(color).is_ai for color in movers)
+    return count
+
+
+async def _ai_searches(redis: aioredis.Redis) -> int:
+    """The AI move searches the workers finished (each job keeps its result)."""
+    return len([key async for key in redis.scan_iter(match=f"{result_key_prefix}kingme-ai-*")])
 
 
 async def _board_recorded(store: RedisGameStore, game_id: str) -> bool:

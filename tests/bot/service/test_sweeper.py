@@ -3,14 +3,18 @@ of several sweepers (one per process) one sweeps at a time, and another takes ov
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import redis.asyncio as aioredis
 
 from bot.service import (
     ChallengeExpired,
     ChallengeStatus,
+    ChannelId,
     GameOver,
     GameService,
+    GuildId,
     RatingChanged,
     Sweeper,
     UnknownChallengeError,
@@ -18,7 +22,7 @@ from bot.service import (
 from bot.store import RedisLease
 from tests.support import eventually
 
-from .conftest import Clock, EventLog
+from .conftest import Clock, EventLog, ServiceFactory, SlowChooser, ThreadChooser, ai_idle
 from .test_games import ANN, BOB, CHANNEL, GUILD, start_human_game
 
 
@@ -155,3 +159,36 @@ async def test_a_dead_holders_lease_is_taken_over_when_it_expires(
 
 def test_without_a_lease_a_sweeper_always_sweeps(service: GameService) -> None:
     assert Sweeper(service).holds_lease
+
+
+async def test_the_sweeper_leaves_an_ai_turn_another_live_process_waits_for(
+    make_service: ServiceFactory, clock: Clock
+) -> None:
+    """Two processes of the bot on one store: the one whose AI turn waits long (the AI is slow or busy) keeps its
+    turn's lease, so the other one's sweeper, which restarts the turns waiting longer than AI_RETRY_AFTER, does not
+    search it a second time; once the first one is gone (its lease lapsed), the sweeper takes the turn over."""
+    slow, other = SlowChooser(), ThreadChooser()
+    owner = make_service(chooser_=slow, ai_retry_after=0.6)
+    sweeper = make_service(chooser_=other, ai_retry_after=0.6)
+    started = await owner.play_ai(GuildId("g"), ChannelId("c"), ANN, "easy", color="white")
+    assert started.game is not None
+    await asyncio.wait_for(slow.asked.wait(), 10)
+    for _ in range(3):  # the turn waits for longer than AI_RETRY_AFTER, several times over
+        await asyncio.sleep(0.4)
+        clock.advance(1.0)
+        await sweeper.sweep()
+        await ai_idle(sweeper)
+    assert other.calls == 0, "the turn a live process waits for is not searched again"
+    slow.release.set()
+    await ai_idle(owner)
+    assert len((await owner.state(started.game.id)).game.moves) == 1, "the owner's search made the move, once"
+
+    stuck = await owner.play_ai(GuildId("g"), ChannelId("c2"), BOB, "easy", color="white")
+    assert stuck.game is not None
+    slow.release.clear()
+    await owner.close()  # the owner stops while its turn waits: its lease lapses
+    await asyncio.sleep(0.7)
+    clock.advance(1.0)
+    await sweeper.sweep()
+    await ai_idle(sweeper)
+    assert other.calls == 1 and len((await sweeper.state(stuck.game.id)).game.moves) == 1, "taken over"

@@ -382,16 +382,22 @@ class Driver:
         return self.emulator.state.users[int(found["id"])]
 
     async def move(self, rng: random.Random, person: User, board: Message, played: Played) -> float:
-        """Choose a piece, then one of its moves, each after a pause; returns when the bot answered the move."""
+        """Choose a piece, then one of its moves, each after a pause (a piece with one move plays it when chosen);
+        returns when the bot answered the move."""
         piece = control(board, "km:p:")
         assert piece is not None
         await self.think(rng)
-        await self.emulator.select(person, board, piece["custom_id"], [rng.choice(piece["options"])["value"]])
-        choices = control(board, "km:m:")
-        assert choices is not None, "no move menu after choosing a piece"
-        chosen = str(rng.choice(choices["options"])["value"])
-        await self.think(rng)
-        handle = self.emulator.select(person, board, choices["custom_id"], [chosen])
+        option = rng.choice(piece["options"])
+        if "," not in option["description"]:  # the piece's only move: choosing the piece plays it
+            chosen = str(option["description"])
+            handle = self.emulator.select(person, board, piece["custom_id"], [option["value"]])
+        else:
+            await self.emulator.select(person, board, piece["custom_id"], [option["value"]])
+            choices = control(board, "km:m:")
+            assert choices is not None, "no move menu after choosing a piece"
+            chosen = str(rng.choice(choices["options"])["value"])
+            await self.think(rng)
+            handle = self.emulator.select(person, board, choices["custom_id"], [chosen])
         played.unanswered = chosen
         await handle
         played.unanswered = None

@@ -18,7 +18,7 @@ from bot.games._components import GameButton, MoveSelect, PieceSelect, view_of
 from bot.games._messages import MENTIONS
 from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, UNICODE, Theme
 from bot.i18n import ENGLISH, Language
-from bot.service import GameKind, GameState, GameView, end_text, side_name
+from bot.service import GameKind, GameState, GameView, UserId, end_text, side_name
 from core import Board, Color, Move, get_variant
 
 
@@ -42,13 +42,29 @@ class BoardMessage:
 
 
 def board_message(
-    view: GameView, selected: int | None = None, theme: Theme = UNICODE, lang: Language = ENGLISH
+    view: GameView,
+    selected: int | None = None,
+    theme: Theme = UNICODE,
+    lang: Language = ENGLISH,
+    *,
+    bottom: Color | None = None,
 ) -> BoardMessage:
     """The board of ``view`` drawn in ``theme``, its words in ``lang``; ``selected`` is the square of the piece whose
-    moves the move menu lists."""
-    return BoardMessage(
-        view, board_content(view, lang), board_embed(view, theme, lang), board_controls(view, selected, lang)
+    moves the move menu lists (marked on the board); ``bottom`` the side drawn at the bottom (by default
+    :func:`bottom_side`)."""
+    embed = board_embed(
+        view, theme, lang, bottom=bottom if bottom is not None else bottom_side(view.game), selected=selected
     )
+    return BoardMessage(view, board_content(view, lang), embed, board_controls(view, selected, lang))
+
+
+def bottom_side(game: GameState, viewer: str | None = None) -> Color:
+    """The side drawn at the bottom: the ``viewer``'s when they play the game, else in a game against the AI its
+    player's (the board is theirs), else White's (Black at the top, as the squares are numbered)."""
+    color = game.color_of(UserId(viewer)) if viewer is not None else None
+    if color is None and game.kind is GameKind.AI and game.humans():
+        color = game.color_of(game.humans()[0].id)
+    return color if color is not None else Color.WHITE
 
 
 # -- squares and moves ---------------------------------------------------------------------------------------------
@@ -108,26 +124,32 @@ def _captured(game: GameState, board: Board) -> tuple[int, int]:
 # -- the board -----------------------------------------------------------------------------------------------------
 
 
-def board_grid(board: Board, last: Move | None, theme: Theme = UNICODE) -> str:
-    """The board as rows of emoji, Black at the top, ranks on the left and files below (at most 10 per row).
+def board_grid(
+    board: Board, last: Move | None, theme: Theme = UNICODE, *, flipped: bool = False, selected: int | None = None
+) -> str:
+    """The board as rows of emoji, Black at the top (White at the top when ``flipped``: the board seen from Black's
+    side), ranks on the left and files below (at most 10 per row).
 
     The last move is marked on the squares its piece left or passed (``s``), the squares it took (``x``) and the square
-    it ended on; a theme that cannot mark a piece's cell points at that square's row and column instead."""
+    it ended on; a theme that cannot mark a piece's cell points at that square's row and column instead. The piece on
+    ``selected`` (chosen in the menu) is marked as the last move's end is, in the themes that mark a piece's cell."""
     g = board.variant.geometry
     path = last.path if last is not None else ()
     passed = set(path[:-1])
     taken = set(last.captures) if last is not None else set()
     end = path[-1] if path else None
+    marked = selected if selected is not None and theme.marks_end_square else end
+    order = range(g.size - 1, -1, -1) if flipped else range(g.size)
     lines = []
-    for row in range(g.size):
+    for row in order:
         cells = [theme.rank(g.size - row)]
-        for col in range(g.size):
+        for col in order:
             square = g.square_at(row, col)
             piece = board.piece_at(square) if square is not None else None
             if square is None:
                 cells.append(theme.light())
             elif piece is not None:
-                cells.append(theme.piece(piece.color, piece.king, moved=square == end))
+                cells.append(theme.piece(piece.color, piece.king, moved=square == marked))
             else:
                 cells.append(theme.empty(square, "x" if square in taken else "s" if square in passed else ""))
         if end is not None and not theme.marks_end_square and g.row_of_square[end] == row:
@@ -136,6 +158,8 @@ def board_grid(board: Board, last: Move | None, theme: Theme = UNICODE) -> str:
     files = [theme.file(col) for col in range(g.size)]
     if end is not None and not theme.marks_end_square:
         files[g.col_of_square[end]] = theme.column_marker
+    if flipped:
+        files.reverse()
     lines.append(theme.separator.join([theme.corner(), *files]))
     return "\n".join(lines)
 
@@ -164,7 +188,14 @@ def status_line(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH
     return "\n".join(lines)
 
 
-def board_embed(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH) -> discord.Embed:
+def board_embed(
+    view: GameView,
+    theme: Theme = UNICODE,
+    lang: Language = ENGLISH,
+    *,
+    bottom: Color = Color.WHITE,
+    selected: int | None = None,
+) -> discord.Embed:
     """The board, its status and legend as an embed. The board is the embed's description because it does not fit a
     message's text (see :class:`TileTheme`); the title is plain text, where Discord draws no custom emoji."""
     game = view.game
@@ -178,7 +209,9 @@ def board_embed(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH
         black=f"{UNICODE.black_man} {game.black.name}",
         white=f"{UNICODE.white_man} {game.white.name}",
     )
-    description = f"{board_grid(board, last[0] if last else None, theme)}\n\n{status_line(view, theme, lang)}"
+    flipped = bottom is Color.BLACK
+    grid = board_grid(board, last[0] if last else None, theme, flipped=flipped, selected=selected)
+    description = f"{grid}\n\n{status_line(view, theme, lang)}"
     embed = discord.Embed(
         title=title[:256],
         description=description,
@@ -197,9 +230,19 @@ def board_embed(view: GameView, theme: Theme = UNICODE, lang: Language = ENGLISH
         white_took=took_white,
     )
     embed.add_field(name=lang._("Captured"), value=captured, inline=True)
-    if theme.shows_numbers:
+    if theme.shows_numbers and flipped:
+        numbering = lang._(
+            "Squares 1–{count}, right to left from the bottom: empty dark squares show theirs", count=g.squares
+        )
+    elif theme.shows_numbers:
         numbering = lang._(
             "Squares 1–{count}, left to right from the top: empty dark squares show theirs", count=g.squares
+        )
+    elif flipped:
+        numbering = lang._(
+            "Squares 1–{count}, right to left from the bottom (you play from Black's side): 1 is {square}",
+            count=g.squares,
+            square=square_name(game.variant, 1),
         )
     else:
         numbering = lang._(
@@ -267,6 +310,8 @@ def board_controls(view: GameView, selected: int | None = None, lang: Language =
         if game.kind is GameKind.HUMAN and not game.draw_offer:
             actions.append("draw")
         actions.append("resign")
+    if game.kind is GameKind.HUMAN and len(actions) < 5:  # a row holds five buttons
+        actions.append("side")
     items += [GameButton(action, game.id, game.version, lang) for action in actions]
     return view_of(*items)
 

@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot.games import _help, _privacy
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
-from bot.games._board import BoardMessage, algebraic, board_message, text_board
+from bot.games._board import BoardMessage, algebraic, board_message, bottom_side, text_board
 from bot.games._choices import (
     COLOUR_CHOICES,
     NEW_GAME_OPTIONS,
@@ -82,6 +82,7 @@ from bot.service import (
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
+Call = Callable[[GameView, Caller], Awaitable[Result]]
 Interaction = discord.Interaction[Any]
 Choice = app_commands.Choice
 
@@ -176,12 +177,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 await self._post_board(interaction, result.game)
         return result
 
-    async def _act(
-        self,
-        interaction: Interaction,
-        call: Callable[[GameView, Caller], Awaitable[Result]],
-        ack: Callable[[Result], Text],
-    ) -> None:
+    async def _act(self, interaction: Interaction, call: Call, ack: Callable[[Result], Text]) -> None:
         """Do ``call`` in the user's game of this channel, acknowledge it privately and show it on the board."""
 
         async def work() -> Result:
@@ -305,7 +301,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         elif str(interaction.channel_id) == view.game.channel_id:
             await self._post_board(interaction, view)  # in the game's own channel or thread: its board again
         else:  # elsewhere a copy without controls, never wired to the game's updates or pings
-            board = board_message(view, theme=self.themes.current, lang=channel_language(interaction))
+            lang, bottom = channel_language(interaction), bottom_side(view.game, caller_id(interaction))
+            board = board_message(view, theme=self.themes.current, lang=lang, bottom=bottom)
             await send(interaction, **board.copy_fields())
 
     @app_commands.command(description=_("Resign your game in this channel (you confirm with a second button)"))

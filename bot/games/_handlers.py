@@ -19,7 +19,7 @@ import discord
 from bot.games import _messages as say
 from bot.games import _privacy, _respond
 from bot.games._announce import Announcer
-from bot.games._board import BoardMessage
+from bot.games._board import BoardMessage, moves_from
 from bot.games._components import resign_controls
 from bot.games._dispatch import NO_GUILD, as_channel, caller_id, guild_of, request_of, user_of
 from bot.games._keeper import BoardKeeper, Where
@@ -93,6 +93,10 @@ class ComponentHandlers:
         uid = caller_id(interaction)
         if view.to_move.is_ai or view.to_move.id != uid:
             raise Refusal(say.turn_of(view.to_move.name) if view.game.color_of(uid) else say.NOT_A_PLAYER)
+        only = moves_from(view, square)
+        if len(only) == 1:  # the piece has one move: choosing it plays it
+            await self.on_move(interaction, game_id, version, only[0])
+            return
         await self._update_board(interaction, view, selected=square)
 
     async def on_move(self, interaction: Interaction, game_id: GameId, version: int, move: str) -> None:
@@ -102,6 +106,10 @@ class ComponentHandlers:
 
     async def on_game_button(self, interaction: Interaction, action: str, game_id: GameId, version: int) -> None:
         view = await within_deadline(interaction, self._service.state(game_id, guild_of(interaction)))
+        if action == "side":  # the board from the clicker's side, for them alone
+            board = self._boards.private_board(view, caller_id(interaction), user_language(interaction))
+            await send(interaction, ephemeral=True, **board.copy_fields())
+            return
         if await self._is_stale(interaction, view, version):
             return
         if action == "resign":

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.games._board import BoardMessage, board_message
+from bot.games._board import BoardMessage, board_message, bottom_side
 from bot.games._locale import guild_language
 from bot.games._theme import BoardThemes
 from bot.i18n import Language
 from bot.locks import KeyedLocks
-from bot.service import GameService, GameState, GameView, MessageRef
+from bot.service import GameService, GameState, GameView, MessageRef, UserId
 
 log = logging.getLogger(__name__)
 REMEMBER = 1000
@@ -156,6 +156,10 @@ class BoardKeeper:
         return self._client.get_partial_messageable(channel_id)
 
     # -- showing a change -------------------------------------------------------------------------------------------
+
+    def private_board(self, view: GameView, viewer: UserId, lang: Language) -> BoardMessage:
+        """The board of ``view`` as ``viewer`` sees it (their side at the bottom), to show them alone."""
+        return board_message(view, None, self._themes.current, lang, bottom=bottom_side(view.game, viewer))
 
     async def show(
         self,

@@ -187,11 +187,15 @@ async def resign(harness: Harness, user: User, channel: Any = None) -> Message:
 
 
 async def play_first_move(harness: Harness, user: User, board: Message) -> str:
-    """Choose the first piece and its first move with the select menus; returns the move text."""
+    """Choose the first piece and its first move with the select menus (a piece with one move plays it when chosen);
+    returns the move text."""
     emulator = harness.emulator
     piece = component(board, "km:p:")
     assert piece is not None, f"no piece menu on the board: {custom_ids(board)}"
-    await emulator.select(user, board, piece["custom_id"], [piece["options"][0]["value"]])
+    first = piece["options"][0]
+    await emulator.select(user, board, piece["custom_id"], [first["value"]])
+    if "," not in first["description"]:  # the piece has one move: choosing it played it
+        return str(first["description"])
     move = component(board, "km:m:")
     assert move is not None, f"no move menu after choosing a piece: {custom_ids(board)}"
     choice = move["options"][0]["value"]

@@ -51,11 +51,23 @@ async def board_state(page: Page, message_id: str) -> dict[str, Any]:
 
 
 async def play_move(page: Page, board_id: str) -> None:
-    """Choose the first piece and its first move, then wait until the board moved on (after the AI's answer)."""
+    """Choose the first piece and its first move (a piece with one move plays it when chosen), then wait until the
+    board moved on (after the AI's answer)."""
     before = (await board_state(page, board_id))["piece"]
     await choose(page, board_id, "km:p:")
-    await page.wait_for_selector(f'.msg[data-id="{board_id}"] .select[data-custom-id^="km:m:"]')
-    await choose(page, board_id, "km:m:")
+    menu = await page.wait_for_function(  # the piece's moves, or (a piece with one move) the move played
+        """([id, before]) => {
+          const message = document.querySelector(`.msg[data-id="${id}"]`);
+          if (!message) return null;
+          if (message.querySelector('.select[data-custom-id^="km:m:"]')) return 'menu';
+          const piece = message.querySelector('.select[data-custom-id^="km:p:"]');
+          return !piece || piece.dataset.customId !== before ? 'played' : null;
+        }""",
+        arg=[board_id, before],
+        timeout=STEP_TIMEOUT,
+    )
+    if await menu.json_value() == "menu":
+        await choose(page, board_id, "km:m:")
     await page.wait_for_function(
         """([id, before]) => {
           const message = document.querySelector(`.msg[data-id="${id}"]`);

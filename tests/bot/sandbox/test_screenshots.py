@@ -53,9 +53,8 @@ async def played_board(sandbox: SandboxRuntime) -> Message:
     alice = emulator.user("alice")
     notice = (await emulator.invoke(alice, ["checkers", "play"], {"level": "easy", "position": POSITION})).message
     board = await board_in_thread(emulator, notice)
-    for prefix in ("km:p:", "km:m:"):
-        custom_id, value = player_option(board, prefix)
-        await emulator.select(alice, board, custom_id, [value])
+    custom_id, value = player_option(board, "km:p:")
+    await emulator.select(alice, board, custom_id, [value])  # 1x10 is the only move: choosing the piece plays it
     await eventually(lambda: "30x21" in json.dumps(board.embeds), within=20, what="the AI's 30x21 on the board")
     return board
 

@@ -103,6 +103,33 @@ def _move_description(variant: str, move: str, lang: Language) -> str:
     return (lang._("{path} · takes {count}", path=path, count=takes) if takes else path)[:100]
 
 
+RECENT_PLIES = 6
+"""Moves of both sides shown on the board message (the Moves button lists them all)."""
+
+
+def numbered_moves(game: GameState, *, algebraic_too: bool = False) -> list[str]:
+    """The game's moves numbered as PDN numbers them (``12. 11-15 22-18``, a game White starts as ``1... 22-18``),
+    one entry per full move; with ``algebraic_too`` each move followed by its algebraic form."""
+    white_first = game.initial_fen[:1].upper() == "W"
+    plies = [f"{m} ({algebraic(game.variant, m)})" if algebraic_too else m for m in game.moves]
+    if white_first:
+        plies = ["…", *plies]
+    return [f"{i // 2 + 1}. {' '.join(plies[i : i + 2])}" for i in range(0, len(plies), 2)]
+
+
+def recent_moves(game: GameState, plies: int = RECENT_PLIES) -> str:
+    """The last ``plies`` moves of both sides, numbered (``… 11. 9-14 23-19 12. 5-9``)."""
+    entries = numbered_moves(game)
+    shown: list[str] = []
+    count = 0
+    for entry in reversed(entries):
+        shown.insert(0, entry)
+        count += len(entry.split(" ")) - 1
+        if count >= plies:
+            break
+    return ("… " if len(shown) < len(entries) else "") + " ".join(shown)
+
+
 def _last_move(board: Board) -> tuple[Move, Color] | None:
     """The last move that was not a pass, and who played it."""
     stack = board.move_stack
@@ -221,6 +248,7 @@ def board_embed(
         move, mover = last
         shown = f"{theme.side(mover)} {move.text()} ({board.algebraic(move)})"
         embed.add_field(name=lang._("Last move"), value=shown, inline=True)
+        embed.add_field(name=lang._("Moves"), value=recent_moves(game)[:1024], inline=True)
     took_black, took_white = _captured(game, board)
     captured = lang._(
         "{black} took {black_took} · {white} took {white_took}",
@@ -310,10 +338,23 @@ def board_controls(view: GameView, selected: int | None = None, lang: Language =
         if game.kind is GameKind.HUMAN and not game.draw_offer:
             actions.append("draw")
         actions.append("resign")
-    if game.kind is GameKind.HUMAN and len(actions) < 5:  # a row holds five buttons
-        actions.append("side")
+    for extra in ("side", "moves") if game.kind is GameKind.HUMAN else ("moves",):
+        if len(actions) < 5 and (extra != "moves" or game.moves):  # a row holds five buttons
+            actions.append(extra)
     items += [GameButton(action, game.id, game.version, lang) for action in actions]
     return view_of(*items)
+
+
+def move_list(view: GameView, lang: Language = ENGLISH) -> discord.Embed:
+    """Every move of the game so far, numbered, each in both notations (the newest kept when they do not all fit)."""
+    game = view.game
+    lines = numbered_moves(game, algebraic_too=True) or [lang._("No moves yet.")]
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > 4000:
+        lines = lines[1:]
+    if len(lines) < len(numbered_moves(game)):
+        lines.insert(0, lang._("… (the whole game: /checkers export)"))
+    title = lang._("{black} vs {white}: the moves", black=game.black.name, white=game.white.name)
+    return discord.Embed(title=title[:256], description="\n".join(lines), colour=ACTIVE_COLOUR)
 
 
 def text_board(view: GameView, lang: Language = ENGLISH) -> str:

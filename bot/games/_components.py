@@ -20,7 +20,7 @@ from bot.i18n import ENGLISH, Language, _
 from bot.service import Challenge, ChallengeId, GameId, GameView, UserId
 
 PREFIX = "km"
-GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno", "side")
+GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno", "side", "moves")
 CHALLENGE_ACTIONS = ("accept", "decline")
 _GAME = r"(?P<game_id>[0-9A-Za-z_-]{1,40})"
 _CHALLENGE = r"(?P<challenge_id>[0-9A-Za-z_-]{1,40})"
@@ -113,6 +113,7 @@ class MoveSelect(
 _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "resign": (_("Resign"), discord.ButtonStyle.danger),
     "side": (_("My side"), discord.ButtonStyle.secondary),  # the board from your side, for you alone
+    "moves": (_("Moves"), discord.ButtonStyle.secondary),  # the whole move list so far, for you alone
     "draw": (_("Offer draw"), discord.ButtonStyle.secondary),
     "drawyes": (_("Accept draw"), discord.ButtonStyle.success),
     "drawno": (_("No draw"), discord.ButtonStyle.secondary),  # declines the offer, or withdraws your own

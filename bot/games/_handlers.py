@@ -19,7 +19,7 @@ import discord
 from bot.games import _messages as say
 from bot.games import _privacy, _respond
 from bot.games._announce import Announcer
-from bot.games._board import BoardMessage, moves_from
+from bot.games._board import BoardMessage, move_list, moves_from
 from bot.games._components import resign_controls
 from bot.games._dispatch import NO_GUILD, as_channel, caller_id, guild_of, request_of, user_of
 from bot.games._keeper import BoardKeeper, Where
@@ -109,6 +109,9 @@ class ComponentHandlers:
         if action == "side":  # the board from the clicker's side, for them alone
             board = self._boards.private_board(view, caller_id(interaction), user_language(interaction))
             await send(interaction, ephemeral=True, **board.copy_fields())
+            return
+        if action == "moves":  # every move so far, in both notations, for them alone
+            await send(interaction, ephemeral=True, embed=move_list(view, user_language(interaction)))
             return
         if await self._is_stale(interaction, view, version):
             return

@@ -166,7 +166,8 @@ async def leaderboard_html(request: web.Request) -> web.Response:
 # -- games ------------------------------------------------------------------------------------------------------------
 
 
-async def _finished_game(request: web.Request) -> tuple[GameState, str]:
+async def _game(request: web.Request) -> tuple[GameState, str]:
+    """The game of the request's route and its PDN (result ``*`` while it is being played)."""
     game_id = GameId(request.match_info["game_id"])  # the service answers an unknown or malformed id as unknown
     service = request.app[SERVICE_KEY]
     try:
@@ -174,13 +175,11 @@ async def _finished_game(request: web.Request) -> tuple[GameState, str]:
         pdn = await service.pdn(game_id)
     except UnknownGameError:
         raise _not_found(request, f"There is no game {game_id!r}.") from None
-    if view.game.is_active:
-        raise _not_found(request, "This game is still being played: its page opens when it ends.")
     return view.game, pdn
 
 
 async def game_pdn(request: web.Request) -> web.Response:
-    game, pdn = await _finished_game(request)
+    game, pdn = await _game(request)
     return web.Response(
         text=pdn,
         content_type="application/x-pdn",
@@ -189,8 +188,8 @@ async def game_pdn(request: web.Request) -> web.Response:
 
 
 async def game_json(request: web.Request) -> web.Response:
-    game, pdn = await _finished_game(request)
-    return web.json_response(await _game_data(request, game, pdn))
+    game, pdn = await _game(request)
+    return web.json_response(await _game_data(request, game, pdn), headers={"Cache-Control": "no-cache"})
 
 
 async def _game_data(request: web.Request, game: GameState, pdn: str) -> dict[str, Any]:
@@ -203,6 +202,8 @@ async def _game_data(request: web.Request, game: GameState, pdn: str) -> dict[st
         raise web.HTTPInternalServerError(text="This game's record cannot be read.") from None
     return {
         "id": game.id,
+        "live": game.is_active,
+        "version": game.version,
         "black": game.black.name,
         "white": game.white.name,
         "result": game.result,
@@ -225,13 +226,15 @@ def script_json(data: object) -> str:
 
 
 async def game_html(request: web.Request) -> web.Response:
-    game, pdn = await _finished_game(request)
+    game, pdn = await _game(request)
     data = await _game_data(request, game, pdn)
     title = f"{game.black.name} vs {game.white.name}"
     payload = script_json(data)
+    live = "Being played now: this page follows the game as it is played." if game.is_active else ""
     body = f"""
 <h1>{_e(title)}</h1>
-<p class="summary">{_e(game.end_text or "")} <span class="result">{_e(game.result or "*")}</span>
+<p class="summary"><span id="end">{_e(game.end_text or live)}</span>
+ <span id="result" class="result">{_e(game.result or "*")}</span>
  · {_e(VARIANTS[game.variant].title if game.variant in VARIANTS else game.variant)}
  · <a href="{leaderboard_path(game.guild_id, game.variant)}">the server's leaderboard</a></p>
 <div class="replay">

@@ -1,13 +1,16 @@
-// The replay of a finished game: draws the positions the server read from the game's PDN (with the rules engine),
-// one at a time. First, previous, next and last buttons; the arrow keys, Home and End do the same. A reviewed game
-// also gets its evaluation graph: Black's expected score at every position (up is good for Black), the inaccuracies,
-// mistakes and blunders marked on the position they led to; a click on a point shows that position.
+// The replay of a game: draws the positions the server read from the game's PDN (with the rules engine), one at a
+// time. First, previous, next and last buttons; the arrow keys, Home and End do the same. A reviewed game also gets its
+// evaluation graph: Black's expected score at every position (up is good for Black), the inaccuracies, mistakes and
+// blunders marked on the position they led to; a click on a point shows that position. A game still being played opens
+// on its newest position and follows it: the page asks for the game again every few seconds and adds the new moves
+// (staying on the newest position if it was there), until the game ends.
 "use strict";
 (function () {
-  const data = JSON.parse(document.getElementById("game-data").textContent);
+  let data = JSON.parse(document.getElementById("game-data").textContent);
   const replay = data.replay;
-  const positions = replay.positions;
+  let positions = replay.positions;
   const size = replay.size;
+  const FOLLOW_EVERY = 3000;
   const board = document.getElementById("board");
   const status = document.getElementById("status");
   const moveList = document.getElementById("moves");
@@ -40,23 +43,28 @@
 
   // the move list: one entry per ply, numbered by full moves
   const moveItems = [];
-  for (let i = 1; i < positions.length; i++) {
-    const p = positions[i];
-    const span = document.createElement("span");
-    span.className = "mv";
-    span.textContent = p.move;
-    span.dataset.ply = String(i);
-    span.addEventListener("click", () => show(i));
-    moveItems.push(span);
-    const li = document.createElement("li");
-    li.appendChild(span);
-    li.value = Math.ceil(i / 2);
-    if (i % 2 === 0 && moveList.lastChild) {
-      moveList.lastChild.appendChild(span);
-    } else {
-      moveList.appendChild(li);
+  function listMoves() {
+    moveList.textContent = "";
+    moveItems.length = 0;
+    for (let i = 1; i < positions.length; i++) {
+      const p = positions[i];
+      const span = document.createElement("span");
+      span.className = "mv";
+      span.textContent = p.move;
+      span.dataset.ply = String(i);
+      span.addEventListener("click", () => show(i));
+      moveItems.push(span);
+      if (i % 2 === 0 && moveList.lastChild) {
+        moveList.lastChild.appendChild(span);
+      } else {
+        const li = document.createElement("li");
+        li.appendChild(span);
+        li.value = Math.ceil(i / 2);
+        moveList.appendChild(li);
+      }
     }
   }
+  listMoves();
 
   function show(target) {
     ply = Math.max(0, Math.min(positions.length - 1, target));
@@ -85,7 +93,8 @@
     const total = positions.length - 1;
     status.textContent = ply === 0
       ? `Start position (0 of ${total})`
-      : `Move ${ply} of ${total}: ${p.mover} played ${p.move}` + (ply === total && data.end ? ` · ${data.end}` : "");
+      : `Move ${ply} of ${total}: ${p.mover} played ${p.move}` + (ply === total && data.end ? ` · ${data.end}` : "")
+        + (ply === total && data.live ? " · being played" : "");
     moveItems.forEach((item, index) => item.classList.toggle("current", index + 1 === ply));
     const current = moveItems[ply - 1];
     if (current) {
@@ -153,5 +162,30 @@
       show(moves[event.key]);
     }
   });
-  show(0);
+  show(data.live ? positions.length - 1 : 0);
+
+  // a game being played: follow it
+  async function follow() {
+    try {
+      const response = await fetch(`./${encodeURIComponent(data.id)}.json`, {cache: "no-store"});
+      if (response.ok) {
+        const fresh = await response.json();
+        if (fresh.version !== data.version) {
+          const newest = ply === positions.length - 1;
+          data = fresh;
+          positions = fresh.replay.positions;
+          listMoves();
+          document.getElementById("end").textContent = fresh.end || "";
+          document.getElementById("result").textContent = fresh.result || "*";
+          document.getElementById("pdn").textContent = fresh.pdn;
+          show(newest ? positions.length - 1 : ply);
+        }
+        if (!fresh.live) return;
+      }
+    } catch (error) {
+      // not reachable now: ask again later
+    }
+    setTimeout(follow, FOLLOW_EVERY);
+  }
+  if (data.live) setTimeout(follow, FOLLOW_EVERY);
 })();

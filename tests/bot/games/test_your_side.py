@@ -86,3 +86,29 @@ async def test_in_a_game_between_people_each_sees_the_board_from_their_side_priv
         seen = await emulator.click(player, board, side["custom_id"])
         assert seen.message.ephemeral and seen.message.components == [], "a private copy, without controls"
         assert ranks(description(seen.message).split("\n\n")[0]) == expected, f"{player.name}'s side at the bottom"
+
+
+async def test_the_board_shows_the_last_moves_and_the_moves_button_all_of_them(harness: Harness) -> None:
+    from tests.bot.games.conftest import play_first_move
+
+    emulator = harness.emulator
+    alice = harness.user("alice")
+    board = await play_ai(harness, alice, {"level": "easy", "colour": "black"})
+    played = []
+    for _ in range(5):
+        state = board_state(board)
+        assert state is not None
+        played.append(await play_first_move(harness, alice, board))
+        await eventually(lambda before=state: board_state(board) not in (None, before), what="the AI's answer")
+    fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
+    recent = fields["Moves"]
+    assert recent.startswith("… ") and played[-1] in recent and "5. " in recent, "the last moves, numbered"
+    assert played[0] not in recent.split("… ")[1].split(" ")[:1], "not the whole game"
+
+    button = component(board, "km:b:moves:")
+    assert button is not None
+    listed = await emulator.click(alice, board, button["custom_id"])
+    assert listed.message.ephemeral
+    lines = listed.message.embeds[0]["description"].split("\n")
+    assert len(lines) == 5 and lines[0].startswith(f"1. {played[0]} (")
+    assert all(line.startswith(f"{i + 1}. ") and line.count("(") == 2 for i, line in enumerate(lines)), "both notations"

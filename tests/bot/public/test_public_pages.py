@@ -137,7 +137,7 @@ async def test_game_page_has_the_pdn_and_every_position(sandbox: SandboxRuntime)
         )
         assert active.game is not None
         status, html, _ = await get(session, f"{sandbox.address}/games/{active.game.id}")
-        assert status == 404 and "still being played" in html
+        assert status == 200 and "Being played now" in html, "a game being played has its page: it can be watched"
 
 
 async def test_no_name_can_end_the_replay_pages_script(sandbox: SandboxRuntime) -> None:

@@ -58,3 +58,40 @@ async def test_the_replay_page_draws_the_evaluation_graph_with_the_blunder(
     assert await page.locator('#graph circle.point.current[data-ply="3"]').count() == 1
     assert errors == [], errors
     await page.close()
+
+
+async def test_the_page_of_a_game_being_played_follows_it_move_by_move(
+    sandbox: SandboxRuntime, browser: Browser
+) -> None:
+    """Anyone with the link watches a game as it is played: the page opens on the newest position and adds each
+    move as it is made (no reload, no login); once the game ends it shows the result and stops asking."""
+    emulator, service = sandbox.emulator, sandbox.service
+    assert service is not None
+    alice, bob = (User(emulator.user(n).id, n) for n in ("alice", "bob"))
+    guild = GuildId(str(emulator.guild.id))
+    started = await service.challenge(guild, ChannelId(str(emulator.channel.id)), alice, bob, color="black")
+    assert started.challenge is not None
+    view = (await service.accept(started.challenge.id, guild, bob)).game
+    assert view is not None
+    view = (await service.move(view.id, guild, alice, MOVES[0])).game
+    assert view is not None
+
+    page = await browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    await page.goto(f"{sandbox.address}/games/{view.id}")
+    assert "Being played now" in await page.locator(".summary").inner_text()
+    assert await page.locator("#board").get_attribute("data-ply") == "1", "the newest position"
+    assert "being played" in await page.locator("#status").inner_text()
+
+    for text in MOVES[1:3]:
+        view = (await service.move(view.id, guild, alice if view.to_move.id == alice.id else bob, text)).game
+        assert view is not None
+    await page.wait_for_function("() => document.querySelector('#board').dataset.ply === '3'", timeout=20_000)
+    assert await page.locator("#moves .mv").all_inner_texts() == list(MOVES[:3])
+
+    await service.resign(view.id, guild, bob)
+    await page.wait_for_function("() => document.querySelector('#result').textContent !== '*'", timeout=20_000)
+    assert "resign" in (await page.locator(".summary").inner_text()).lower()
+    assert errors == [], errors
+    await page.close()

@@ -40,7 +40,7 @@ from bot.public import register_public_routes
 from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
-from bot.store import RedisGameStore, RedisLease, connect
+from bot.store import RedisGameStore, RedisLease, connect, connect_probe
 from bot.web import HealthSource, WebServer, ai_gauges, create_web_app
 
 log = logging.getLogger(__name__)
@@ -152,6 +152,7 @@ class Runtime:
         self._connection: asyncio.Task[None] | None = None
         self.embedded: EmbeddedRedis | None = None
         self.redis: aioredis.Redis | None = None
+        self._probe: aioredis.Redis | None = None
         self.ai: AiBackend | None = None
         self.metrics = Metrics()
         self.store: RedisGameStore | None = None
@@ -239,6 +240,8 @@ class Runtime:
         shown = "the embedded redis-server" if self.settings.redis_url is None else redact_url(url)
         self.redis = await connect_redis(url, shown)
         self._stack.push_async_callback(self.redis.aclose)
+        self._probe = connect_probe(url)  # for /healthz: one PING, no retries
+        self._stack.push_async_callback(self._probe.aclose)
 
     async def _start_ai(self) -> None:
         # The search kernel's compiled code lives under the data directory (unless NUMBA_CACHE_DIR says otherwise):
@@ -296,10 +299,10 @@ class Runtime:
         self.metrics.active_games.set(len(await self.store.active_game_ids()))
 
     async def _start_web(self) -> None:
-        assert self.redis is not None and self.ai is not None
-        ai, redis = self.ai, self.redis
+        assert self._probe is not None and self.ai is not None
+        ai, probe = self.ai, self._probe
         health = HealthSource(
-            redis_ping=redis.ping,
+            redis_ping=probe.ping,
             pool_healthy=lambda: ai.healthy,
             gateway_ready=lambda: self.bot is not None and self.bot.is_ready(),
             gateway_closed=lambda: self.bot is not None and self.bot.is_closed(),

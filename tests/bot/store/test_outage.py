@@ -46,7 +46,7 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
         tmp_path, discord_token=emulator.token, use_threads=True, sweep_interval=0.2, ai_retry_after=1.0
     )
     assert settings.redis_appendfsync == "everysec", "the test runs with the default durability"
-    async with Runtime(settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05}) as runtime:
+    async with Runtime(settings, bot_options={"guild_ready_timeout": 0.05}) as runtime:
         await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), STARTUP_TIMEOUT, "a ready bot")
         service, server = runtime.service, runtime.embedded
         assert service is not None and server is not None
@@ -77,7 +77,7 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
         async with aiohttp.ClientSession() as session:
             answer = await emulator.invoke(alice, ["checkers", "move"], {"move": "9-13"})
             assert answer.message.ephemeral and answer.message.content == STORAGE
-            status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
             assert status == 503 and isinstance(health, dict)
             assert (health["status"], health["redis"]) == ("unavailable", "down")
             for page in (f"/games/{game_id}", "/leaderboard/global/american.json"):
@@ -89,7 +89,7 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
 
             server.start()  # same data directory, same socket
 
-            status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
             assert status == 200 and isinstance(health, dict) and health["redis"] == "ok", "Redis is back at once"
 
         game = (await service.state(game_id)).game
@@ -106,7 +106,7 @@ async def test_redis_killed_mid_game_is_started_again_by_king_me(
     same socket, and the game plays on within seconds; the outage is logged once, and ``/healthz`` counts it."""
     caplog.set_level(logging.INFO, SUPERVISOR)
     settings = make_settings(tmp_path, discord_token=emulator.token, use_threads=True, ai_retry_after=1.0)
-    async with Runtime(settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05}) as runtime:
+    async with Runtime(settings, bot_options={"guild_ready_timeout": 0.05}) as runtime:
         await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), STARTUP_TIMEOUT, "a ready bot")
         service, server = runtime.service, runtime.embedded
         assert service is not None and server is not None
@@ -138,7 +138,7 @@ async def test_redis_killed_mid_game_is_started_again_by_king_me(
         assert (await service.state(game_id)).game.moves[:3] == acknowledged, "no acknowledged move was lost"
 
         async with aiohttp.ClientSession() as session:
-            status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
         assert status == 200 and isinstance(health, dict) and health["redis"] == "ok"
         assert health["redis_server"]["state"] == "running" and health["redis_server"]["restarts"] == 1
     logged = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == SUPERVISOR]
@@ -157,12 +157,12 @@ async def test_healthz_reports_the_outage_of_its_redis_server_and_the_recovery(
     binary.write_text(f'#!/bin/sh\n[ -e "{refuse}" ] && exit 1\nexec "{find_redis_server()}" "$@"\n')
     binary.chmod(0o755)
     settings = make_settings(tmp_path, discord_token=emulator.token, use_threads=True)
-    runtime = Runtime(settings, http_host="127.0.0.1", redis_binary=binary, bot_options={"guild_ready_timeout": 0.05})
+    runtime = Runtime(settings, redis_binary=binary, bot_options={"guild_ready_timeout": 0.05})
     async with runtime, aiohttp.ClientSession() as session:
         await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), STARTUP_TIMEOUT, "a ready bot")
         server = runtime.embedded
         assert server is not None and server.pid is not None
-        status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+        status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
         assert status == 200 and isinstance(health, dict)
         assert health["redis_server"] == {"state": "running", "restarts": 0}
 
@@ -170,11 +170,11 @@ async def test_healthz_reports_the_outage_of_its_redis_server_and_the_recovery(
         os.kill(server.pid, signal.SIGKILL)
 
         async def restarting() -> bool:
-            _, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            _, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
             return isinstance(health, dict) and health["redis_server"].get("attempts", 0) >= 2
 
         await eventually(restarting, 5, "a failed start, and another under way or waiting")
-        status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+        status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
         assert status == 503 and isinstance(health, dict)
         assert (health["status"], health["redis"], health["redis_server"]["state"]) == (
             "unavailable",
@@ -186,11 +186,11 @@ async def test_healthz_reports_the_outage_of_its_redis_server_and_the_recovery(
         refuse.unlink()
 
         async def recovered() -> bool:
-            _, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+            _, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
             return isinstance(health, dict) and health["redis_server"]["restarts"] == 1
 
         await eventually(recovered, 10, "the redis-server back")
-        status, health, _ = await status_of(session, f"{runtime.web_url}/healthz")
+        status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
         assert status == 200 and isinstance(health, dict) and health["redis"] == "ok"
         assert health["redis_server"]["state"] == "running"
         assert health["redis_server"]["last_outage_seconds"] > 0

@@ -7,11 +7,12 @@ binary where a test needs a server that refuses to start, or starts slowly)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -45,13 +46,9 @@ def records(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
-    made = EmbeddedRedis(tmp_path / "redis", appendfsync="everysec")
-    try:
-        made.start()
-        yield made
-    finally:
-        made.stop()
+def server(redis_server: EmbeddedRedis) -> EmbeddedRedis:
+    """The suite's private, started server (tests/conftest.py), here the one under supervision."""
+    return redis_server
 
 
 @pytest.fixture
@@ -62,6 +59,19 @@ async def supervised(server: EmbeddedRedis) -> AsyncIterator[RedisSupervisor]:
         yield supervisor
     finally:
         await supervisor.stop()
+
+
+@contextlib.asynccontextmanager
+async def wrapped_and_supervised(tmp_path: Path, body: str) -> AsyncIterator[tuple[EmbeddedRedis, RedisSupervisor]]:
+    """A started server behind :func:`wrapper` ``body``, and its supervisor; both stopped afterwards, in that order."""
+    server = EmbeddedRedis(tmp_path / "redis", binary=wrapper(tmp_path, body), start_timeout=10).start()
+    supervisor = RedisSupervisor(server, backoff=QUICK)
+    supervisor.start()
+    try:
+        yield server, supervisor
+    finally:
+        await supervisor.stop()
+        server.stop()
 
 
 async def test_a_killed_server_is_started_again_on_the_same_data(
@@ -90,11 +100,8 @@ async def test_a_server_that_keeps_failing_is_tried_less_and_less_often_and_logg
 ) -> None:
     caplog.set_level(logging.INFO, LOGGER)
     refuse = tmp_path / "refuse"
-    binary = wrapper(tmp_path, f'[ -e "{refuse}" ] && {{ echo "refusing to start" >&2; exit 1; }}')
-    server = EmbeddedRedis(tmp_path / "redis", binary=binary, start_timeout=5).start()
-    supervisor = RedisSupervisor(server, backoff=QUICK)
-    supervisor.start()
-    try:
+    refusing = f'[ -e "{refuse}" ] && {{ echo "refusing to start" >&2; exit 1; }}'
+    async with wrapped_and_supervised(tmp_path, refusing) as (server, supervisor):
         refuse.touch()
         kill(server)
         await eventually(lambda: supervisor.status().attempts >= 3, 10, "three failed starts")
@@ -111,9 +118,6 @@ async def test_a_server_that_keeps_failing_is_tried_less_and_less_often_and_logg
         refuse.unlink()
         await eventually(lambda: supervisor.status().state == "running", 5, "the server back once it can start")
         assert server.ping() and supervisor.status().restarts == 1
-    finally:
-        await supervisor.stop()
-        server.stop()
     logged = records(caplog)
     assert [level for level, _ in logged] == [logging.WARNING, logging.WARNING, logging.INFO], logged
     assert "did not start again (redis-server exited with code 1 during startup" in logged[1][1]
@@ -150,16 +154,11 @@ async def test_stop_lets_a_start_under_way_finish(tmp_path: Path) -> None:
     """A start runs in a thread that a cancellation cannot stop: ``stop()`` waits for it, so the server the owner stops
     next is the whole one, not one that comes up behind its back."""
     slow = tmp_path / "slow"
-    binary = wrapper(tmp_path, f'[ -e "{slow}" ] && sleep 1')
-    server = EmbeddedRedis(tmp_path / "redis", binary=binary, start_timeout=10).start()
-    supervisor = RedisSupervisor(server, backoff=QUICK)
-    supervisor.start()
-    try:
+    async with wrapped_and_supervised(tmp_path, f'[ -e "{slow}" ] && sleep 1') as (server, supervisor):
         slow.touch()
         kill(server)
         await eventually(lambda: supervisor.status().attempts == 1, 5, "a start under way")
         await supervisor.stop()
         assert server.ping(), "stop() returned before the start under way had finished"
-    finally:
         server.stop()
-    assert not server.running and not server.ping()
+        assert not server.running and not server.ping()

@@ -22,7 +22,7 @@ import redis.asyncio as aioredis
 from bot.emulator import DiscordEmulator
 from bot.redis_process import find_redis_server
 from bot.runtime import Runtime
-from bot.service import GameService, GameView, StoreUnavailableError, UserId
+from bot.service import GameId, GameService, GameView, StoreUnavailableError, UserId
 from tests.bot.test_runtime import make_settings
 from tests.support import eventually
 
@@ -37,8 +37,32 @@ async def status_of(session: aiohttp.ClientSession, url: str) -> tuple[int, dict
         return response.status, body, response.headers.get("Retry-After")
 
 
-async def moved(service: GameService, game_id: str, plies: int) -> bool:
+async def moved(service: GameService, game_id: GameId, plies: int) -> bool:
     return len((await service.state(game_id)).game.moves) == plies
+
+
+async def play(emulator: DiscordEmulator, view: GameView) -> str:
+    """alice's ``/checkers move`` with the first legal move; returns the ephemeral answer."""
+    reply = await emulator.invoke(emulator.user("alice"), ["checkers", "move"], {"move": view.legal_moves[0]})
+    assert reply.message.ephemeral
+    return str(reply.message.content)
+
+
+async def three_moves_in(
+    emulator: DiscordEmulator, service: GameService, think: float
+) -> tuple[GameId, tuple[str, ...]]:
+    """alice's game against ``steady`` (``think`` seconds a move), once her second move is acknowledged and while the AI
+    thinks its answer: the game's id and its three moves."""
+    mine = UserId(str(emulator.user("alice").id))
+    await emulator.invoke(emulator.user("alice"), ["checkers", "play"], {"level": "steady", "think": think})
+    await eventually(lambda: service.user_games(mine), what="the game opened in its thread")
+    [view] = await service.user_games(mine)
+    assert (await play(emulator, view)).startswith("You played")
+    await eventually(lambda: moved(service, view.id, 2), 30, "the AI's first answer")
+    assert (await play(emulator, await service.state(view.id))).startswith("You played")
+    acknowledged = (await service.state(view.id)).game.moves
+    assert len(acknowledged) == 3
+    return view.id, acknowledged
 
 
 async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulator, tmp_path: Path) -> None:
@@ -52,30 +76,13 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
         assert service is not None and server is not None
         async with aioredis.Redis.from_url(server.url) as probe:
             assert await probe.config_get("appendfsync") == {"appendfsync": "everysec"}
-        alice = emulator.user("alice")
-
-        async def play(view: GameView) -> str:
-            """``/checkers move`` with the first legal move; returns the ephemeral answer."""
-            reply = await emulator.invoke(alice, ["checkers", "move"], {"move": view.legal_moves[0]})
-            assert reply.message.ephemeral
-            return str(reply.message.content)
-
-        await emulator.invoke(alice, ["checkers", "play"], {"level": "steady", "think": 2.0})
-        mine = UserId(str(alice.id))
-        await eventually(lambda: service.user_games(mine), what="the game opened in its thread")
-        [view] = await service.user_games(mine)
-        game_id = view.id
-        assert (await play(view)).startswith("You played")
-        await eventually(lambda: moved(service, game_id, 2), 30, "the AI's first answer")
-        assert (await play(await service.state(game_id))).startswith("You played")
-        acknowledged = (await service.state(game_id)).game.moves
-        assert len(acknowledged) == 3
+        game_id, acknowledged = await three_moves_in(emulator, service, think=2.0)
 
         server.kill()  # SIGKILL while the AI thinks (2 s): its move cannot be saved
         assert not server.running
 
         async with aiohttp.ClientSession() as session:
-            answer = await emulator.invoke(alice, ["checkers", "move"], {"move": "9-13"})
+            answer = await emulator.invoke(emulator.user("alice"), ["checkers", "move"], {"move": "9-13"})
             assert answer.message.ephemeral and answer.message.content == STORAGE
             status, health, _ = await status_of(session, f"{runtime.ops_url}/healthz")
             assert status == 503 and isinstance(health, dict)
@@ -95,7 +102,7 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
         game = (await service.state(game_id)).game
         assert game.moves[:3] == acknowledged, "no acknowledged move was lost"
         await eventually(lambda: moved(service, game_id, 4), 30, "the AI's turn started again by the sweeper")
-        assert (await play(await service.state(game_id))).startswith("You played")
+        assert (await play(emulator, await service.state(game_id))).startswith("You played")
         await eventually(lambda: moved(service, game_id, 6), 30, "the game going on")
 
 
@@ -110,21 +117,7 @@ async def test_redis_killed_mid_game_is_started_again_by_king_me(
         await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), STARTUP_TIMEOUT, "a ready bot")
         service, server = runtime.service, runtime.embedded
         assert service is not None and server is not None
-        alice = emulator.user("alice")
-
-        async def play(view: GameView) -> str:
-            reply = await emulator.invoke(alice, ["checkers", "move"], {"move": view.legal_moves[0]})
-            return str(reply.message.content)
-
-        await emulator.invoke(alice, ["checkers", "play"], {"level": "steady", "think": 1.0})
-        mine = UserId(str(alice.id))
-        await eventually(lambda: service.user_games(mine), what="the game opened in its thread")
-        [view] = await service.user_games(mine)
-        game_id = view.id
-        assert (await play(view)).startswith("You played")
-        await eventually(lambda: moved(service, game_id, 2), 30, "the AI's first answer")
-        assert (await play(await service.state(game_id))).startswith("You played")
-        acknowledged = (await service.state(game_id)).game.moves
+        game_id, acknowledged = await three_moves_in(emulator, service, think=1.0)
 
         pid = server.pid
         assert pid is not None
@@ -132,7 +125,7 @@ async def test_redis_killed_mid_game_is_started_again_by_king_me(
         killed = time.monotonic()
 
         await eventually(lambda: moved(service, game_id, 4), 15, "the AI's answer, saved in the restarted Redis")
-        assert (await play(await service.state(game_id))).startswith("You played")
+        assert (await play(emulator, await service.state(game_id))).startswith("You played")
         assert time.monotonic() - killed < 15, "played on within seconds"
         assert server.pid not in (None, pid) and server.url.startswith("unix://")
         assert (await service.state(game_id)).game.moves[:3] == acknowledged, "no acknowledged move was lost"

@@ -1,6 +1,7 @@
-# King Me: the Discord bot, its AI workers and its HTTP side (/healthz, /metrics) in one container.
+# King Me: the Discord bot, its AI workers and its HTTP side in one container: the public pages on 8080 (HTTP_PORT),
+# /healthz and /metrics on 8090 (OPS_PORT).
 #   docker build -t kingme .
-#   docker run -e DISCORD_TOKEN=... -v kingme-data:/data -p 127.0.0.1:8080:8080 kingme
+#   docker run -e DISCORD_TOKEN=... -v kingme-data:/data -p 127.0.0.1:8080:8080 -p 127.0.0.1:8090:8090 kingme
 # Without REDIS_URL the bot runs its own redis-server with append-only persistence under /data/redis;
 # docker-compose.yml runs a separate Redis instead, compose.scale.yml shard processes and AI workers on one Redis.
 #
@@ -17,7 +18,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_ROOT_USER_ACTION=ignore \
     KINGME_DATA=/data \
     NUMBA_CACHE_DIR=/opt/kingme/numba-cache \
-    HTTP_PORT=8080
+    HTTP_PORT=8080 \
+    OPS_HOST=0.0.0.0 \
+    OPS_PORT=8090
+# OPS_HOST: /healthz and /metrics listen on the container's own network. Its loopback would be the container's alone,
+# which neither a port mapping nor a Prometheus on the compose network reaches; publish OPS_PORT on the host's loopback
+# only (-p 127.0.0.1:8090:8090), never to the world. With --network host, set OPS_HOST=127.0.0.1.
 
 # A fixed uid and gid (10001), so files in a volume belong to the same ids in every build of the image.
 RUN groupadd --gid 10001 kingme \
@@ -50,11 +56,12 @@ RUN mkdir -p "$NUMBA_CACHE_DIR" \
 WORKDIR /data
 USER kingme
 VOLUME ["/data"]
+# Only the public pages' port: `docker run -P` publishes every exposed port on every interface of the host.
 EXPOSE 8080
 
 # slim has no curl: ask /healthz with the standard library (a 503 or no answer raises, so the exit status is 1).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('HTTP_PORT', '8080') + '/healthz', timeout=4)" || exit 1
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('OPS_PORT', '8090') + '/healthz', timeout=4)" || exit 1
 
 STOPSIGNAL SIGTERM
 CMD ["kingme", "run"]

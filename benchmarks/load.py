@@ -168,6 +168,7 @@ class Cluster:
     redis: aioredis.Redis
     bots: list[Child]
     bot_urls: list[str]
+    """Each bot's /healthz and /metrics (its OPS_PORT)."""
     worker: Child
     channels: list[Channel]
     people: list[User]
@@ -218,7 +219,8 @@ async def cluster(deployment: Deployment, load: Load, people: int) -> AsyncItera
             }
             ports = [free_port() for _ in range(k)]
             for shard, port in enumerate(ports):
-                own = {"SHARD_IDS": str(shard), "HTTP_PORT": str(port), "KINGME_DATA": str(home / f"bot{shard}")}
+                own = {"SHARD_IDS": str(shard), "HTTP_PORT": "0", "OPS_PORT": str(port)}
+                own["KINGME_DATA"] = str(home / f"bot{shard}")
                 children.append(Child(f"bot {shard}", ["run"], settings | own, home / f"bot{shard}"))
             worker_argv = ["worker", "--processes", str(deployment.workers)]
             children.append(Child("the workers", worker_argv, {"REDIS_URL": server.url}, home / "workers"))

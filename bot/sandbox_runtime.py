@@ -3,12 +3,13 @@ Discord, with the sandbox page and the public pages on its HTTP side.
 
     kingme sandbox  ->  bot.cli.sandbox.run_sandbox(settings)  ->  bot.sandbox_runtime.SandboxRuntime(settings, ...)
 
-The sandbox listens on 127.0.0.1 only (anyone who reaches the page can act as any local user) and keeps its games in
-an embedded redis-server. By default both that and the emulated Discord live in a temporary directory, removed at
-stop. Given a data directory, the sandbox keeps its Redis data there, the emulated Discord world beside it
-(:data:`WORLD_FILE`, see :class:`bot.emulator.WorldKeeper`) and the page's key (:data:`bot.sandbox.KEY_FILE`), so a
-restart shows the same channels, games and boards, whose buttons still work, at the same address. ``REDIS_URL`` and
-``DISCORD_TOKEN`` are ignored, so a sandbox never touches a real bot's store or account.
+The sandbox listens on 127.0.0.1 only, its page on ``HTTP_PORT`` and ``/healthz`` and ``/metrics`` on ``OPS_PORT``
+(anyone who reaches the page can act as any local user), and keeps its games in an embedded redis-server. By default
+both that and the emulated Discord live in a temporary directory, removed at stop. Given a data directory, the sandbox
+keeps its Redis data there, the emulated Discord world beside it (:data:`WORLD_FILE`, see
+:class:`bot.emulator.WorldKeeper`) and the page's key (:data:`bot.sandbox.KEY_FILE`), so a restart shows the same
+channels, games and boards, whose buttons still work, at the same address. ``REDIS_URL`` and ``DISCORD_TOKEN`` are
+ignored, so a sandbox never touches a real bot's store or account.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ class SandboxRuntime(Runtime):
     Args:
         settings: the operator's settings; the token, Redis URL, data directory, guild and public URL are replaced.
         announce: called with the page's address and key once the bot is ready (``kingme sandbox`` prints it).
-        http_host: the interface to listen on (keep the loopback: the page has no login).
+        http_host: the interface both listeners use, the page's and ``/healthz``'s (keep the loopback: the page has
+            no login); ``HTTP_HOST`` and ``OPS_HOST`` are replaced by it.
         redis_binary: as for :class:`Runtime`.
         data_dir: where to keep the games and the emulated Discord across runs (created if missing); None: a
             temporary directory, removed at stop.
@@ -78,13 +80,14 @@ class SandboxRuntime(Runtime):
                 "discord_token": SecretStr(token),
                 "discord_guild_id": None,
                 "redis_url": None,
+                "http_host": http_host,
                 "http_port": port,
+                "ops_host": http_host,
                 "public_base_url": self.address,
             }
         )
         super().__init__(
             sandbox_settings,
-            http_host=http_host,
             redis_binary=redis_binary,
             bot_options={"guild_ready_timeout": 0.05},
             web_setup=[self.bridge.install],

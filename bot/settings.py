@@ -44,7 +44,14 @@ class Settings(BaseSettings):
     ai_backend: Literal["local", "queue"] = "local"
     """Where AI moves are searched: ``local`` in this process's own workers (``AI_WORKERS``), or ``queue`` as jobs on
     Redis run by ``kingme worker`` processes on any machine that reaches ``REDIS_URL`` (which it then requires)."""
+    http_host: str = "0.0.0.0"
+    """The interface of the public pages (leaderboards, replays; the sandbox's page): every one by default, for a proxy
+    or a container's port mapping. ``/healthz`` and ``/metrics`` are never served there."""
     http_port: int = Field(default=8080, ge=0, le=65535)
+    ops_host: str = "127.0.0.1"
+    """The interface of ``/healthz`` and ``/metrics``: the loopback by default, so that only this host sees them (the
+    Docker image sets ``0.0.0.0``: inside a container the loopback is the container's own)."""
+    ops_port: int = Field(default=8090, ge=0, le=65535)
     public_base_url: str | None = None
     log_level: str = "INFO"
 
@@ -153,4 +160,5 @@ class Settings(BaseSettings):
         else:
             ai = f"ai workers {self.ai_workers}{' (threads)' if self.use_threads else ''}"
         shards = "" if self.shards is None else f", shards {','.join(map(str, self.shards))} of {self.shard_count}"
-        return f"token {token}, redis {redis}, data {self.kingme_data}, {ai}, http port {self.http_port}{shards}"
+        ports = f"http {self.http_host}:{self.http_port}, ops {self.ops_host}:{self.ops_port}"
+        return f"token {token}, redis {redis}, data {self.kingme_data}, {ai}, {ports}{shards}"

@@ -56,8 +56,15 @@ async def eventually(
         await asyncio.sleep(0.01)
 
 
-WHOLE_PROCESS: dict[str, Any] = {"http_port": 0, "ai_workers": 1, "log_level": "INFO"}
-"""Defaults for a test that starts a whole runtime: any free HTTP port and one AI worker."""
+WHOLE_PROCESS: dict[str, Any] = {
+    "http_host": "127.0.0.1",
+    "http_port": 0,
+    "ops_port": 0,
+    "ai_workers": 1,
+    "log_level": "INFO",
+}
+"""Defaults for a test that starts a whole runtime: any free port on the loopback, for the public pages and for
+``/healthz`` and ``/metrics``, and one AI worker."""
 
 
 def settings_with(defaults: Mapping[str, Any], tmp_path: Path | None = None, **overrides: Any) -> Settings:

@@ -30,8 +30,9 @@ def _run(args: argparse.Namespace) -> int:
     """run the Discord bot (needs DISCORD_TOKEN)
 
     Run the bot on Discord with the settings from the environment or a .env file (docs/deploy.md lists them): Redis
-    (REDIS_URL, or an embedded redis-server with its data under KINGME_DATA), the AI worker processes, and /healthz
-    and /metrics on HTTP_PORT. Stops cleanly on SIGINT or SIGTERM.
+    (REDIS_URL, or an embedded redis-server with its data under KINGME_DATA), the AI worker processes, the public
+    pages on HTTP_PORT, and /healthz and /metrics on OPS_PORT (on the loopback only, unless OPS_HOST says otherwise).
+    Stops cleanly on SIGINT or SIGTERM.
     """
     settings = load_settings()
     if not _has_token(settings):

@@ -107,6 +107,7 @@ class EmbeddedRedis:
         self._stop_timeout = stop_timeout
         self._address: Address = choose_address(self._data_dir, transport, port)
         self._proc: subprocess.Popen[bytes] | None = None
+        self._started = False
         self._proc_finalizer: weakref.finalize[[subprocess.Popen[bytes], float], EmbeddedRedis] | None = None
 
     # ------------------------------------------------------------------------------- properties
@@ -171,6 +172,13 @@ class EmbeddedRedis:
         """Whether the server process is alive (it may still be loading its data)."""
         return self._proc is not None and self._proc.poll() is None
 
+    @property
+    def exit_code(self) -> int | None:
+        """How the server ended, when it ended on its own (a crash, the OOM killer, a ``kill -9`` from outside): its
+        exit status, or minus the signal that killed it. ``None`` while it runs, before it starts, and after
+        :meth:`stop` or :meth:`kill` (its owner's doing, which a supervisor leaves alone)."""
+        return self._proc.poll() if self._proc is not None else None
+
     # -------------------------------------------------------------------------------- lifecycle
 
     def start(self) -> Self:
@@ -184,10 +192,12 @@ class EmbeddedRedis:
             return self
         self._reap()
         self._data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        attempts = _PORT_RETRIES if self._address.auto_port else 1
+        # a port may be picked again only before the first start: after it, clients hold the URL
+        attempts = _PORT_RETRIES if self._address.auto_port and not self._started else 1
         for attempt in range(1, attempts + 1):
             try:
                 self._launch()
+                self._started = True
                 return self
             except RedisServerStartError as exc:
                 if attempt == attempts or "Address already in use" not in str(exc):
@@ -207,7 +217,8 @@ class EmbeddedRedis:
             _stop_process(proc, self._stop_timeout if timeout is None else timeout)
 
     def kill(self) -> None:
-        """SIGKILL the server, as a crash would, and reap it. For crash-recovery tests."""
+        """SIGKILL the server, as a crash would, and reap it. For crash-recovery tests; as its owner's doing, it is not
+        an :attr:`exit_code`, so a supervisor leaves the server stopped."""
         proc, self._proc = self._proc, None
         self._detach_finalizer()
         if proc is not None and proc.poll() is None:

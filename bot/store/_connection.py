@@ -16,11 +16,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 import redis.asyncio as aioredis
-from redis.backoff import ExponentialBackoff
+from redis.asyncio.retry import Retry  # the asyncio one: the sync one cannot retry a coroutine
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.retry import Retry
 
 from bot.service import StoreUnavailableError
 
@@ -39,6 +39,9 @@ HEALTH_CHECK_INTERVAL: Final = 30
 
 _RETRIED: Final = (RedisConnectionError, RedisTimeoutError)
 """Failures worth another try on a new connection (``BusyLoadingError``, "still loading", is a ConnectionError)."""
+_RETRIED_CONNECTING: Final = (ConnectionRefusedError, FileNotFoundError)
+"""And while connecting, where a server that is restarting refuses the connection or has no socket file yet: the
+socket's own errors, which redis-py retries (with the backoff) only when told to."""
 _REFUSING: Final = ("MISCONF", "READONLY", "MASTERDOWN", "LOADING")
 """Error replies of a server that is up but cannot take the command now (cannot persist, a replica, loading)."""
 
@@ -55,8 +58,17 @@ def connect(url: str, *, command_timeout: float = COMMAND_TIMEOUT) -> aioredis.R
         socket_connect_timeout=CONNECT_TIMEOUT,
         socket_timeout=command_timeout,
         retry=Retry(BACKOFF, RETRIES),
-        retry_on_error=list(_RETRIED),
+        retry_on_error=[*_RETRIED, *_RETRIED_CONNECTING],
         health_check_interval=HEALTH_CHECK_INTERVAL,
+    )
+    return client
+
+
+def connect_probe(url: str) -> aioredis.Redis:
+    """A client for health checks: one try and no retries, so that ``/healthz`` says how Redis is now, not after the
+    retries that hide a short outage from the players."""
+    client: aioredis.Redis = aioredis.Redis.from_url(
+        url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT, retry=Retry(NoBackoff(), 0)
     )
     return client
 

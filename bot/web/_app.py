@@ -1,7 +1,9 @@
-"""The aiohttp application with the operational routes, ``/healthz`` and ``/metrics``.
+"""The bot's two aiohttp applications, each served on its own listener: the operators' one with ``/healthz`` and
+``/metrics`` (``OPS_HOST:OPS_PORT``, the loopback by default), and the public one (``HTTP_HOST:HTTP_PORT``), to which
+the public leaderboards and replays, and the sandbox, add their pages before it starts. Neither serves the other's
+routes, so publishing the public port shows nobody how busy the bot is.
 
-Routes live in route tables (``web.RouteTableDef``), one per concern. Other pages (the public leaderboards and
-replays, the sandbox) add their own routes to the application this module creates, before it starts.
+Routes live in route tables (``web.RouteTableDef``), one per concern.
 """
 
 from __future__ import annotations
@@ -62,15 +64,22 @@ async def _no_version(request: web.Request, response: web.StreamResponse) -> Non
     response.headers["Server"] = "King Me"
 
 
-def create_web_app(
+def create_public_app() -> web.Application:
+    """The application of the public port, with no route yet: the pages add theirs. Every response says ``nosniff``
+    and names no software version."""
+    app = web.Application(middlewares=[_headers])
+    app.on_response_prepare.append(_no_version)
+    return app
+
+
+def create_ops_app(
     health: HealthSource,
     metrics: Metrics,
     *,
     collectors: Iterable[Collector] = (),
 ) -> web.Application:
-    """The bot's HTTP application: ``GET /healthz`` and ``GET /metrics``."""
-    app = web.Application(middlewares=[_headers])
-    app.on_response_prepare.append(_no_version)
+    """The application of the operators' port: ``GET /healthz`` and ``GET /metrics``, and nothing else."""
+    app = create_public_app()
     app[HEALTH_KEY] = health
     app[METRICS_KEY] = metrics
     app[COLLECTORS_KEY] = tuple(collectors)

@@ -1,5 +1,6 @@
 """What ``/healthz`` checks: Redis answers PING, the AI pool is healthy, the Discord gateway is ready; and, when the
-runtime asks for it, the AI's gauges (queue depth, job latency, live workers) beside them."""
+runtime asks for it, the AI's gauges (queue depth, job latency, live workers) and the embedded redis-server's
+supervision (running, or being started again after it died, and how often it was) beside them."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ class HealthReport:
     uptime: float
     ai: Mapping[str, float] | None = None
     """The AI's gauges (see :func:`ai_gauges`), when the source reads them; they never change ``healthy``."""
+    redis_server: Mapping[str, str | float] | None = None
+    """The embedded redis-server as its supervisor sees it (``state``, ``restarts``...), when there is one; it never
+    changes ``healthy`` (``redis`` says whether Redis answers)."""
 
     @property
     def healthy(self) -> bool:
@@ -51,6 +55,8 @@ class HealthReport:
         }
         if self.ai is not None:
             body["ai"] = dict(self.ai)
+        if self.redis_server is not None:
+            body["redis_server"] = dict(self.redis_server)
         return body
 
 
@@ -83,6 +89,8 @@ class HealthSource:
         gateway_closed: the Discord client's ``is_closed``.
         redis_timeout: seconds the PING may take.
         ai_gauges: the AI's gauges to show (e.g. :func:`ai_gauges` of the bot's metrics); None shows none.
+        redis_server: the embedded redis-server's supervision to show (``RedisSupervisor.status().as_json``); None
+            (an external Redis) shows none.
     """
 
     redis_ping: Callable[[], Awaitable[object]]
@@ -91,6 +99,7 @@ class HealthSource:
     gateway_closed: Callable[[], bool]
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
     ai_gauges: Callable[[], Mapping[str, float]] | None = None
+    redis_server: Callable[[], Mapping[str, str | float]] | None = None
     started: float = field(default_factory=time.monotonic)
 
     async def check(self) -> HealthReport:
@@ -100,6 +109,7 @@ class HealthSource:
             gateway=self._gateway(),
             uptime=time.monotonic() - self.started,
             ai=self.ai_gauges() if self.ai_gauges is not None else None,
+            redis_server=self.redis_server() if self.redis_server is not None else None,
         )
 
     async def _redis(self) -> str:

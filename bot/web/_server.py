@@ -16,7 +16,13 @@ class WebServer:
         self._runner: web.AppRunner | None = None
 
     @property
+    def address(self) -> str:
+        """Where it listens, as given (``0.0.0.0`` is every interface), for the log."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
     def url(self) -> str:
+        """Where to reach it from this host."""
         host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
         return f"http://{host}:{self.port}"
 

@@ -61,3 +61,18 @@ def test_impossible_shard_settings_are_refused_with_a_clear_reason(
         monkeypatch.setenv(name, value)
     with pytest.raises(ValueError, match=message):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_health_and_metrics_listen_on_the_loopback_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/healthz`` and ``/metrics`` have a listener of their own, on the loopback by default; the public pages keep
+    theirs, on every interface (a proxy or a container's port mapping reaches it)."""
+    for name in ("HTTP_HOST", "HTTP_PORT", "OPS_HOST", "OPS_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (settings.ops_host, settings.ops_port) == ("127.0.0.1", 8090)
+    assert (settings.http_host, settings.http_port) == ("0.0.0.0", 8080)
+    monkeypatch.setenv("OPS_HOST", "0.0.0.0")
+    monkeypatch.setenv("OPS_PORT", "9100")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (settings.ops_host, settings.ops_port) == ("0.0.0.0", 9100)
+    assert "http 0.0.0.0:8080, ops 0.0.0.0:9100" in settings.summary()

@@ -60,6 +60,7 @@ class BotProcess:
     def __init__(self, shard: int, emulator: DiscordEmulator, redis_url: str, home: Path) -> None:
         self.shard = shard
         self.port = free_port()
+        """Where its /healthz and /metrics answer (OPS_PORT; its public pages take any free port)."""
         self.home = home
         home.mkdir(parents=True)
         self.console = home / "console.log"
@@ -69,7 +70,8 @@ class BotProcess:
             "REDIS_URL": redis_url,
             "SHARD_COUNT": str(SHARDS),
             "SHARD_IDS": str(shard),
-            "HTTP_PORT": str(self.port),
+            "HTTP_PORT": "0",
+            "OPS_PORT": str(self.port),
             "KINGME_DATA": str(home / "data"),
             "AI_BACKEND": "queue",
             "AI_THINK_TIME_MAX": str(LONG_THOUGHT),

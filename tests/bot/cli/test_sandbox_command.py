@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,19 +29,29 @@ PAGE = re.compile(r"King Me sandbox: open (\S+) ")
 DATA_DIR = re.compile(r"data in (\S+)/redis")
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def start(
     tmp_path: Path,
     *args: str,
     command: tuple[str, ...] = ("sandbox", "--no-browser"),
     port: int | None = None,
     env: Mapping[str, str | None] | None = None,
+    ops_port: int = 0,
 ) -> tuple[subprocess.Popen[bytes], Path, Path]:
     """Start ``kingme COMMAND ARGS`` in ``tmp_path``, output in files there; ``env`` sets variables (None: unset)."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     out, err = tmp_path / "stdout", tmp_path / "stderr"
-    environment = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REDIS_URL", "HTTP_PORT")}
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REDIS_URL", "HTTP_PORT", "OPS_PORT")
+    }
     # BROWSER=true: where the sandbox opens a browser, the "browser" is the `true` command
     environment |= {"USE_THREADS": "true", "AI_WORKERS": "1", "PYTHONPATH": str(ROOT), "BROWSER": "true"}
+    environment["OPS_PORT"] = str(ops_port)  # /healthz and /metrics: any free port unless the test picks one
     if port is not None:
         environment["HTTP_PORT"] = str(port)
     for name, value in (env or {}).items():
@@ -86,13 +97,16 @@ def live_processes_mentioning(text: str) -> list[str]:
 
 
 def test_sandbox_prints_its_address_serves_and_stops_cleanly(tmp_path: Path) -> None:
-    process, out, err = start(tmp_path, "--port", "0")
+    ops_port = free_port()
+    process, out, err = start(tmp_path, "--port", "0", ops_port=ops_port)
     try:
         address = wait_for_address(process, out, err)
         with urllib.request.urlopen(address + "/") as response:
             assert response.status == 200 and b"King Me sandbox" in response.read()
-        with urllib.request.urlopen(address + "/healthz") as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{ops_port}/healthz") as response:
             assert response.status == 200
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(address + "/healthz")  # not on the page's port
         kept = [line for line in out.read_text().splitlines() if line.startswith("Games are kept")]
         assert kept == ["Games are kept until you stop; use --data DIR to keep them"], "said once, at start"
         data_dir = DATA_DIR.search(err.read_text())
@@ -132,9 +146,7 @@ def browser_recorder(folder: Path) -> tuple[str, Path]:
 def test_plain_kingme_without_a_token_runs_the_sandbox(tmp_path: Path, no_browser: bool) -> None:
     """``kingme`` alone runs the sandbox and opens its page, address and key, in the browser; ``kingme --no-browser``
     only prints it."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     browser, opened = browser_recorder(tmp_path)
     command = ("--no-browser",) if no_browser else ()
     process, out, err = start(tmp_path, command=command, port=port, env={"BROWSER": browser})

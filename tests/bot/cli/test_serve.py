@@ -44,6 +44,18 @@ def processes_using(path: Path) -> list[str]:
     return found
 
 
+def listening_on(port: int) -> set[str]:
+    """The local addresses (``127.0.0.1``, ``0.0.0.0``...) of the IPv4 TCP sockets listening on ``port``, as the kernel
+    shows them in ``/proc/net/tcp``."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, hex_port = local.split(":")
+        if state == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+            found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]))
+    return found
+
+
 def exists(pid: int) -> bool:
     """Whether ``pid`` is still in the process table (a child not reaped shows as a zombie, which counts)."""
     return Path(f"/proc/{pid}").exists()
@@ -71,14 +83,22 @@ async def test_starts_serves_and_stops_cleanly_on_sigterm(
     emulator: DiscordEmulator, tmp_path: Path, use_threads: bool
 ) -> None:
     settings = make_settings(tmp_path, discord_token=emulator.token, use_threads=use_threads)
-    runtime = Runtime(settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05})
+    runtime = Runtime(settings, bot_options={"guild_ready_timeout": 0.05})
     task = asyncio.create_task(serve(runtime))
     await wait_ready(runtime, task)
     async with aiohttp.ClientSession() as session:
-        async with session.get(f"{runtime.web_url}/healthz") as response:
+        async with session.get(f"{runtime.ops_url}/healthz") as response:
             assert response.status == 200
             health = await response.json()
         assert (health["status"], health["redis"], health["pool"], health["gateway"]) == ("ok", "ok", "ok", "ready")
+
+        # /healthz and /metrics on their own listener, on the loopback (OPS_HOST's default), and not on the public one
+        assert runtime.ops is not None and runtime.web is not None and runtime.ops.port != runtime.web.port
+        assert listening_on(runtime.ops.port) == {"127.0.0.1"}
+        for path in ("/healthz", "/metrics"):
+            assert (await get(session, runtime.web_url + path))[0] == 404, path
+        assert (await get(session, runtime.web_url + "/leaderboard/global/american.json"))[0] == 200
+        assert (await get(session, runtime.ops_url + "/leaderboard/global/american.json"))[0] == 404
 
         # the parts are the real ones, wired together
         assert runtime.embedded is not None and runtime.embedded.running
@@ -107,7 +127,7 @@ async def test_starts_serves_and_stops_cleanly_on_sigterm(
         games = await runtime.service.user_games(UserId(str(emulator.user("alice").id)))
         assert len(games) == 1
 
-        status, text = await get(session, f"{runtime.web_url}/metrics")
+        status, text = await get(session, f"{runtime.ops_url}/metrics")
         assert status == 200
         samples = {
             (sample.name, tuple(sorted(sample.labels.items()))): sample.value
@@ -127,7 +147,7 @@ async def test_starts_serves_and_stops_cleanly_on_sigterm(
         assert task.result() is None
 
         with pytest.raises(aiohttp.ClientConnectionError):
-            await get(session, f"{runtime.web_url}/healthz")
+            await get(session, f"{runtime.ops_url}/healthz")
     assert runtime.bot.is_closed()
     assert not runtime.embedded.running and not exists(redis_pid)
     assert not any(exists(pid) for pid in worker_pids)
@@ -141,7 +161,7 @@ async def test_a_bad_token_is_one_line(
     """The login is tried while the AI workers load the kernel, so a refused token ends the start at once: the workers
     are stopped mid-load, with nothing said but the one line."""
     settings = make_settings(tmp_path, discord_token="wrong-token-s3cret")
-    status = await asyncio.wait_for(run_async(Runtime(settings, http_host="127.0.0.1")), STARTUP_TIMEOUT)
+    status = await asyncio.wait_for(run_async(Runtime(settings)), STARTUP_TIMEOUT)
     err = capfd.readouterr().err
     assert status == 1
     assert error_lines(err) == [
@@ -176,11 +196,14 @@ async def test_a_redis_server_that_cannot_start_is_one_line(tmp_path: Path, capf
     assert line.endswith(f"see {tmp_path / 'data' / 'redis' / 'redis-server.log'}")
 
 
-async def test_a_port_in_use_is_one_line_and_leaves_nothing_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["HTTP", "OPS"])
+async def test_a_port_in_use_is_one_line_and_leaves_nothing_behind(tmp_path: Path, name: str) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        runtime = Runtime(make_settings(tmp_path, http_port=port), http_host="127.0.0.1")
-        with pytest.raises(StartupError, match=rf"^HTTP port {port} on 127.0.0.1 is already in use \(set HTTP_PORT\)$"):
+        runtime = Runtime(make_settings(tmp_path, **{f"{name.lower()}_port": port}))
+        with pytest.raises(
+            StartupError, match=rf"^{name} port {port} on 127.0.0.1 is already in use \(set {name}_PORT\)$"
+        ):
             await asyncio.wait_for(serve(runtime, handle_signals=False), STARTUP_TIMEOUT)
     assert runtime.embedded is not None and not runtime.embedded.running
     assert runtime.ai is not None and runtime.ai.worker_pids == () and not runtime.ai.healthy
@@ -199,6 +222,7 @@ def test_an_unreachable_redis_is_one_line_in_a_real_process(tmp_path: Path) -> N
         "REDIS_URL": f"redis://:hunter2@127.0.0.1:{port}/0",
         "AI_WORKERS": "1",
         "HTTP_PORT": "0",
+        "OPS_PORT": "0",
     }
     proc = subprocess.run(
         [sys.executable, "-m", "bot", "run"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60

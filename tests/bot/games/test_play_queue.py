@@ -54,7 +54,7 @@ class Bots:
         self.runtime: Runtime | None = None
 
     async def start(self) -> Runtime:
-        runtime = Runtime(self._settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05})
+        runtime = Runtime(self._settings, bot_options={"guild_ready_timeout": 0.05})
         self.runtime = runtime
         await runtime.start()
         await eventually(lambda: runtime.bot is not None and runtime.bot.is_ready(), READY_TIMEOUT, "a ready bot")
@@ -98,7 +98,7 @@ async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
     runtime = await bots.start()
     backend = bots.backend
     await eventually(lambda: backend.healthy and len(backend.worker_pids) == 2, what="both workers seen by the bot")
-    async with aiohttp.ClientSession() as session, session.get(f"{runtime.web_url}/healthz") as response:
+    async with aiohttp.ClientSession() as session, session.get(f"{runtime.ops_url}/healthz") as response:
         assert response.status == 200
         health = await response.json()
     assert health["pool"] == "ok" and health["ai"]["live_workers"] == 2 and health["ai"]["queue_depth"] == 0
@@ -115,7 +115,7 @@ async def test_a_game_against_the_ai_on_the_job_queue_by_clicks(
     ai_moves = runtime.metrics.registry.get_sample_value("kingme_moves_total", {"player": "ai"})
     assert ai_moves and backend.counters.enqueued == backend.counters.completed == ai_moves
     await eventually(lambda: backend.queue_depth == 0, what="the queue seen empty (the gauges are read every second)")
-    samples = await scrape(runtime.web_url)
+    samples = await scrape(runtime.ops_url)
     assert samples["kingme_ai_live_workers"] == 2 and samples["kingme_ai_queue_depth"] == 0
     assert samples["kingme_ai_move_seconds_count"] == ai_moves
 
@@ -162,14 +162,14 @@ async def test_ai_moves_waiting_in_the_bot_count_in_the_queue_depth(
         await eventually(
             lambda: service.ai_turns_waiting == 1 and backend.queue_depth == 1, what="one turn queued, one in the bot"
         )
-        samples = await scrape(runtime.web_url)
+        samples = await scrape(runtime.ops_url)
         assert samples["kingme_ai_queue_depth"] == 2, "both AI moves waiting, wherever they wait"
-        async with aiohttp.ClientSession() as session, session.get(f"{runtime.web_url}/healthz") as response:
+        async with aiohttp.ClientSession() as session, session.get(f"{runtime.ops_url}/healthz") as response:
             assert (await response.json())["ai"]["queue_depth"] == 2
     await eventually(lambda: backend.capacity == 2, 15, "both workers back")
     await eventually(lambda: all(board_state(b) is not None for b in boards), within=60, what="both AI moves")
     await eventually(lambda: backend.queue_depth == 0, what="the queue seen empty")
-    assert (await scrape(runtime.web_url))["kingme_ai_queue_depth"] == 0
+    assert (await scrape(runtime.ops_url))["kingme_ai_queue_depth"] == 0
 
 
 async def test_analyse_reviews_the_game_on_the_job_queue(

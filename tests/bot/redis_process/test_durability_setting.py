@@ -26,7 +26,7 @@ def test_only_everysec_and_always_are_accepted(tmp_path: Path) -> None:
 
 async def test_the_bot_starts_its_redis_server_with_the_setting(emulator: DiscordEmulator, tmp_path: Path) -> None:
     settings = make_settings(tmp_path, discord_token=emulator.token, use_threads=True, redis_appendfsync="always")
-    async with Runtime(settings, http_host="127.0.0.1", bot_options={"guild_ready_timeout": 0.05}) as runtime:
+    async with Runtime(settings, bot_options={"guild_ready_timeout": 0.05}) as runtime:
         assert runtime.embedded is not None
         async with aioredis.Redis.from_url(runtime.embedded.url, decode_responses=True) as client:
             assert await client.config_get("appendfsync") == {"appendfsync": "always"}

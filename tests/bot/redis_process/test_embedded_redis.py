@@ -217,6 +217,45 @@ def test_auto_port_lost_to_a_race_is_retried(tmp_path: Path, monkeypatch: pytest
                 assert client.info("server")["process_id"] == server.pid
 
 
+def test_a_restart_never_moves_to_another_port(tmp_path: Path) -> None:
+    """Once started, the server's URL is in its clients' hands: a restart whose port is taken fails (and is tried
+    again later, by the supervisor) rather than serving the data where no client looks."""
+    server = EmbeddedRedis(tmp_path, transport="tcp")  # a port picked here, which start() may replace at first
+    try:
+        server.start()
+        url, pid, port = server.url, server.pid, server.port
+        assert pid is not None and port is not None
+        os.kill(pid, signal.SIGKILL)
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # dead, its port free
+        with socket.socket() as squatter:
+            squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            squatter.bind(("127.0.0.1", port))
+            squatter.listen()
+            with pytest.raises(RedisServerStartError, match="Address already in use"):
+                server.start()
+            assert server.url == url and not server.running
+        server.start()  # the port is free again
+        assert server.url == url and server.ping()
+    finally:
+        server.stop()
+
+
+def test_exit_code_tells_a_crash_from_a_stop(redis_server: EmbeddedRedis) -> None:
+    assert redis_server.exit_code is None  # running
+    pid = redis_server.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # dead, not yet reaped
+    assert redis_server.exit_code == -signal.SIGKILL and not redis_server.running
+    redis_server.start()
+    assert redis_server.exit_code is None
+    redis_server.kill()  # its owner's doing: no exit code to act on
+    assert redis_server.exit_code is None
+    redis_server.start()
+    redis_server.stop()
+    assert redis_server.exit_code is None
+
+
 # ---------------------------------------------------------------------------------------- durability
 
 
@@ -354,9 +393,7 @@ def test_bad_config_reports_redis_error(tmp_path: Path) -> None:
 
 def test_start_timeout_kills_unresponsive_process(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
-    binary = _write_script(
-        tmp_path / "silent-redis", f'echo $$ > "{pid_file}"\necho "hanging"\nexec sleep 60\n'
-    )
+    binary = _write_script(tmp_path / "silent-redis", f'echo $$ > "{pid_file}"\necho "hanging"\nexec sleep 60\n')
     server = EmbeddedRedis(tmp_path / "data", binary=binary, start_timeout=0.5)
     # the script lives a minute: the error comes from start_timeout, not from the process ending
     with pytest.raises(RedisServerStartError, match=r"(?s)did not answer PING .* within 0\.5s.*hanging"):
@@ -422,9 +459,7 @@ def test_falls_back_to_path_then_raises(tmp_path: Path, monkeypatch: pytest.Monk
 # ------------------------------------------------------------------------------------------ fixtures
 
 
-async def test_redis_client_fixture(
-    redis_client: aioredis.Redis, redis_server_session: EmbeddedRedis
-) -> None:
+async def test_redis_client_fixture(redis_client: aioredis.Redis, redis_server_session: EmbeddedRedis) -> None:
     info = await redis_client.info("server")
     assert info["process_id"] == redis_server_session.pid
     assert await redis_client.set("k", "v")

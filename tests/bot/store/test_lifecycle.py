@@ -1,7 +1,11 @@
 """Data lifecycle in Redis: pending challenges expire by themselves (a key TTL), the retention sweep deletes old
-finished games, and every store call on an unreachable Redis raises the service's StoreUnavailableError."""
+finished games, every store call on an unreachable Redis raises the service's StoreUnavailableError, and one sent while
+Redis restarts waits for it."""
 
 from __future__ import annotations
+
+import asyncio
+import time
 
 import pytest
 import redis.asyncio as aioredis
@@ -113,6 +117,43 @@ async def test_every_store_call_on_a_dead_redis_is_store_unavailable(redis_serve
                 await call
         redis_server.start()
         assert await store.user_games(ANN.id) == [], "the same client works again once Redis is back"
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("call", ["command", "transaction"])
+@pytest.mark.parametrize("connection", ["pooled", "new"])
+async def test_a_restart_within_the_retries_goes_unnoticed(
+    redis_server: EmbeddedRedis, call: str, connection: str
+) -> None:
+    """A store call sent while Redis restarts (the killed server's socket file refusing connections) waits through the
+    client's retries (0.1, 0.2, 0.4 s) instead of failing at once: one command or a MULTI, on the connection the crash
+    broke or on a new one (the pool's, once an earlier failure closed it)."""
+    client = connect(redis_server.url)
+    store = RedisGameStore(client)
+
+    async def read() -> object:
+        return await (store.user_games(ANN.id) if call == "command" else store.load_games(["0123456789ab"]))
+
+    try:
+        assert await read() == []  # a pooled connection, which the kill breaks
+        redis_server.kill()
+        assert redis_server.socket_path is not None and redis_server.socket_path.is_socket()
+        if connection == "new":
+            await client.connection_pool.disconnect()
+
+        def restart() -> None:
+            time.sleep(0.2)
+            redis_server.start()
+
+        loop = asyncio.get_running_loop()
+        back = loop.run_in_executor(None, restart)
+        started = loop.time()
+        try:
+            assert await read() == [], "answered once Redis was back"
+            assert loop.time() - started >= 0.1
+        finally:
+            await back
     finally:
         await client.aclose()
 

@@ -1,5 +1,6 @@
 """The HTTP side over real HTTP: /healthz against a real redis-server (running, stopped, silent) and /metrics as
-Prometheus text from the real registry."""
+Prometheus text from the real registry, both on the operators' application only; the public application has the
+pages."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.metrics import Metrics
 from bot.redis_process import EmbeddedRedis
-from bot.web import HealthSource, WebServer, create_web_app
+from bot.web import HealthSource, WebServer, create_ops_app, create_public_app
 
 
 @dataclass
@@ -69,7 +70,7 @@ async def serve(app: web.Application) -> TestClient[web.Request, web.Application
 async def http(
     redis_client: aioredis.Redis, world: World, metrics: Metrics
 ) -> AsyncIterator[TestClient[web.Request, web.Application]]:
-    client = await serve(create_web_app(make_health(redis_client, world), metrics))
+    client = await serve(create_ops_app(make_health(redis_client, world), metrics))
     try:
         yield client
     finally:
@@ -130,7 +131,7 @@ def silent_server() -> Iterator[str]:
 
 async def test_healthz_times_out_on_a_silent_redis(silent_server: str, world: World, metrics: Metrics) -> None:
     client = aioredis.Redis.from_url(silent_server)
-    http = await serve(create_web_app(make_health(client, world, redis_timeout=0.2), metrics))
+    http = await serve(create_ops_app(make_health(client, world, redis_timeout=0.2), metrics))
     try:
         status, body = await healthz(http)  # answers: the PING's own timeout ends the wait, not the test's
         assert (status, body["redis"]) == (503, "timeout")
@@ -170,7 +171,7 @@ async def test_metrics_are_prometheus_text(redis_client: aioredis.Redis, world: 
     metrics.bind_ai(queue_depth=lambda: 2, busy_workers=lambda: 1)
     metrics.ai_latency.observe(0.3)
     metrics.interaction_latency.labels(kind="command").observe(0.02)
-    http = await serve(create_web_app(make_health(redis_client, world), metrics, collectors=[count_games]))
+    http = await serve(create_ops_app(make_health(redis_client, world), metrics, collectors=[count_games]))
     try:
         response = await http.get("/metrics")
         assert response.status == 200
@@ -205,7 +206,7 @@ async def test_a_failing_collector_does_not_break_the_scrape(
         raise ConnectionError("redis is away")
 
     metrics.active_games.set(7)
-    http = await serve(create_web_app(make_health(redis_client, world), metrics, collectors=[broken]))
+    http = await serve(create_ops_app(make_health(redis_client, world), metrics, collectors=[broken]))
     try:
         response = await http.get("/metrics")
         assert response.status == 200
@@ -214,35 +215,45 @@ async def test_a_failing_collector_does_not_break_the_scrape(
         await http.close()
 
 
-async def test_more_routes_can_be_added(redis_client: aioredis.Redis, world: World, metrics: Metrics) -> None:
+async def test_the_public_app_has_the_pages_and_not_healthz_or_metrics() -> None:
     pages = web.RouteTableDef()
 
     @pages.get("/leaderboard")
     async def leaderboard(request: web.Request) -> web.Response:
         return web.Response(text="top players")
 
-    app = create_web_app(make_health(redis_client, world), metrics)
+    app = create_public_app()
     app.add_routes(pages)  # as the public pages and the sandbox add theirs
     http = await serve(app)
     try:
-        assert await (await http.get("/leaderboard")).text() == "top players"
-        assert (await http.get("/healthz")).status == 200
-        assert (await http.get("/nothing-here")).status == 404
+        response = await http.get("/leaderboard")
+        assert await response.text() == "top players"
+        assert response.headers["Server"] == "King Me" and response.headers["X-Content-Type-Options"] == "nosniff"
+        for path in ("/healthz", "/metrics", "/nothing-here"):
+            assert (await http.get(path)).status == 404, path
     finally:
         await http.close()
+
+
+async def test_the_ops_app_has_healthz_and_metrics_and_nothing_else(
+    http: TestClient[web.Request, web.Application],
+) -> None:
+    assert (await http.get("/healthz")).status == 200
+    assert (await http.get("/metrics")).status == 200
+    assert (await http.get("/leaderboard/global/american")).status == 404
 
 
 async def test_web_server_binds_and_refuses_a_taken_port(
     redis_client: aioredis.Redis, world: World, metrics: Metrics
 ) -> None:
-    server = WebServer(create_web_app(make_health(redis_client, world), metrics), "127.0.0.1", 0)
+    server = WebServer(create_ops_app(make_health(redis_client, world), metrics), "127.0.0.1", 0)
     await server.start()
     try:
         assert server.port > 0
         async with aiohttp.ClientSession() as session, session.get(f"{server.url}/healthz") as response:
             assert response.status == 200
             assert json.loads(await response.text())["status"] == "ok"
-        clash = WebServer(create_web_app(make_health(redis_client, world), metrics), "127.0.0.1", server.port)
+        clash = WebServer(create_ops_app(make_health(redis_client, world), metrics), "127.0.0.1", server.port)
         with pytest.raises(OSError):
             await clash.start()
     finally:

@@ -30,7 +30,7 @@ from discord.ext import commands
 from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog
 from bot.metrics import Metrics
 from bot.public import game_path, leaderboard_path, public_url
-from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId
+from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId, ServiceError
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -159,6 +159,23 @@ class KingMeBot(commands.Bot):
                 await self.service.forget_change(name)
             raise
         log.info("synced %d commands", len(payload))
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._remember(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._remember(guild)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if before.name != after.name:
+            await self._remember(after)
+
+    async def _remember(self, guild: discord.Guild) -> None:
+        """Keep the server's name for its public leaderboard (a failure only leaves the page showing its id)."""
+        try:
+            await self.service.remember_guilds({GuildId(str(guild.id)): guild.name})
+        except ServiceError as exc:
+            log.warning("could not record the name of server %s: %s", guild.id, exc)
 
     async def close(self) -> None:
         if self.relay is not None and self.games is not None:

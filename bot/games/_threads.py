@@ -35,6 +35,18 @@ def thread_name(first: str, second: str) -> str:
     return f"{first[:45]} vs {second[:45]}"[:100]
 
 
+def distinct_name(channel: discord.TextChannel, name: str) -> str:
+    """``name``, numbered when an open thread of ``channel`` has it already (``alice vs AI (easy) · 2``), so that two
+    games of the same players in one channel are told apart in the thread list."""
+    taken = {thread.name for thread in channel.threads}
+    number = 1
+    numbered = name
+    while numbered in taken:
+        number += 1
+        numbered = f"{name[: 100 - len(f' · {number}')]} · {number}"
+    return numbered
+
+
 def threads_allowed(interaction: Interaction, enabled: bool) -> bool:
     """True when a game started by ``interaction`` may get a thread: threads are on (``GAME_THREADS``), the channel
     is a text channel (not a thread: threads do not nest), and the bot may open threads and write in them there."""
@@ -79,6 +91,7 @@ class CommandThread:
         interaction = self._interaction
         channel = interaction.channel
         assert isinstance(channel, discord.TextChannel)  # see threads_allowed
+        self.name = distinct_name(channel, self.name)
         message_id = await send(interaction, content=channel_language(interaction).say(say.opening_thread(self.name)))
         try:
             if message_id is None:

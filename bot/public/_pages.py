@@ -90,7 +90,7 @@ def register_public_routes(app: web.Application, service: GameService) -> None:
 # -- leaderboard ------------------------------------------------------------------------------------------------------
 
 
-async def _leaderboard(request: web.Request) -> tuple[str | None, str, list[LeaderboardEntry]]:
+async def _leaderboard(request: web.Request) -> tuple[GuildId | None, str, list[LeaderboardEntry]]:
     guild = request.match_info["guild_id"]
     guild_id = None if guild == GLOBAL else GuildId(guild)  # the route admits only digits
     variant = request.match_info["variant"]
@@ -108,8 +108,10 @@ async def _leaderboard(request: web.Request) -> tuple[str | None, str, list[Lead
     return guild_id, variant, entries
 
 
-def _title(guild_id: str | None, variant: str) -> str:
-    where = "everyone" if guild_id is None else f"server {guild_id}"
+async def _title(request: web.Request, guild_id: GuildId | None, variant: str) -> str:
+    """The page's title: the server by its name (as the bot last saw it), or its id when the name is not known."""
+    name = await request.app[SERVICE_KEY].guild_name(guild_id) if guild_id is not None else None
+    where = "everyone" if guild_id is None else name or f"server {guild_id}"
     return f"Leaderboard: {VARIANTS[variant].title}, {where}"
 
 
@@ -118,7 +120,7 @@ async def leaderboard_json(request: web.Request) -> web.Response:
     body = {
         "guild_id": guild_id,
         "variant": variant,
-        "title": _title(guild_id, variant),
+        "title": await _title(request, guild_id, variant),
         "entries": [
             {
                 "rank": e.rank,
@@ -137,7 +139,7 @@ async def leaderboard_json(request: web.Request) -> web.Response:
 
 async def leaderboard_html(request: web.Request) -> web.Response:
     guild_id, variant, entries = await _leaderboard(request)
-    title = _title(guild_id, variant)
+    title = await _title(request, guild_id, variant)
     if entries:
         rows = "\n".join(
             f'<tr><td class="rank">{e.rank}</td><td class="name">{_e(e.name)}</td>'

@@ -223,6 +223,12 @@ class RatingRecords(Protocol):
 
     async def names(self, user_ids: Sequence[str]) -> dict[str, str]: ...
 
+    async def set_guild_names(self, names: dict[GuildId, str]) -> None:
+        """Record the servers' names, for the pages that show their ladders."""
+        ...
+
+    async def guild_name(self, guild_id: GuildId) -> str | None: ...
+
 
 class ReviewRecords(Protocol):
     """The reviews of finished games."""

@@ -42,6 +42,10 @@ class Queries:
         now = self._clock()
         return [GameView.of(game, now) for game in await self._store.load_games(game_ids)]
 
+    async def guild_name(self, guild_id: GuildId) -> str | None:
+        """The server's name as the front end last told it (:meth:`GameService.remember_guilds`), if ever."""
+        return await self._store.guild_name(guild_id)
+
     async def history(self, user_id: UserId, limit: int = 10) -> list[GameState]:
         """A user's finished games, newest first."""
         return await self._store.load_games(await self._store.history(user_id, max(1, min(limit, 100))))

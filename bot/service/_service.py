@@ -109,6 +109,10 @@ class GameService(Queries):
         A front end calls it before each command or click (not for autocomplete)."""
         await self._rates.take(user_id, guild_id if guild_id is not None else None)
 
+    async def remember_guilds(self, names: dict[GuildId, str]) -> None:
+        """Record the names of the servers the front end is in (for the public leaderboard's title)."""
+        await self._store.set_guild_names(names)
+
     async def claim_change(self, name: str, value: str) -> bool:
         """Record that a front end's ``name`` is now ``value`` (say, a digest of the commands it registered); True if
         it was something else, so the caller should act on the change. Of processes racing with the same value only

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service import Bucket, GameId, GameState, Rating, UserId, is_id
+from bot.service import Bucket, GameId, GameState, GuildId, Rating, UserId, is_id
 from bot.store._redis_base import RATING_FIELDS, Commit, RedisBase, awaitable, decoded, number
 
 
@@ -125,6 +125,14 @@ class RedisRecords(RedisBase):
             return {}
         values = await awaitable(self._r.hmget(self._k("names"), list(user_ids)))
         return {uid: decoded(v) for uid, v in zip(user_ids, values, strict=True) if v is not None}
+
+    async def set_guild_names(self, names: dict[GuildId, str]) -> None:
+        if names:
+            await awaitable(self._r.hset(self._k("guildnames"), mapping=dict(names)))
+
+    async def guild_name(self, guild_id: GuildId) -> str | None:
+        value = await awaitable(self._r.hget(self._k("guildnames"), guild_id))
+        return decoded(value) if value is not None else None
 
     async def take_token(self, buckets: Sequence[Bucket], now: float) -> tuple[int, float] | None:
         keys = [f"{self._rate_ns}:{bucket.key}" for bucket in buckets]

@@ -141,3 +141,14 @@ async def test_a_channel_that_forbids_threads_holds_one_game_and_says_whose(harn
     await eventually(lambda: board.content == "Game over.", what="the finished game")
     after = await play_ai(harness, bob, channel=quiet)
     assert after.channel_id == quiet.id and board_state(after) is not None, "the channel is free again"
+
+
+async def test_two_games_of_the_same_players_get_threads_told_apart(harness: Harness) -> None:
+    emulator = harness.emulator
+    carol = harness.user("carol")
+    for _ in range(2):
+        board = await play_ai(harness, carol, {"level": "easy"})
+        await resign(harness, carol, channel=game_thread(harness, board))  # one AI game at a time per person
+    names = [thread.name for thread in emulator.threads()]
+    assert len(names) == 2 and names[0] != names[1], names
+    assert names[1] == f"{names[0]} · 2"

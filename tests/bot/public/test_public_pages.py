@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape as html_escape
 from typing import Any
 
 import aiohttp
@@ -14,6 +15,7 @@ from bot.public import replay
 from bot.sandbox_runtime import SandboxRuntime
 from bot.service import ChannelId, GameService, GuildId, User
 from core import Board, game_to_pdn, read_pdn
+from tests.support import eventually
 
 EMBED_ROW = re.compile(r"^\*\*(\d+)\.\*\* (.+): (\d+\??) \((\d+) games\)$")
 HTML_ROW = re.compile(
@@ -84,10 +86,13 @@ async def test_leaderboard_page_matches_the_command(sandbox: SandboxRuntime) -> 
     from_bot = [m.groups() for m in map(EMBED_ROW.match, description.split("\n")) if m]
     assert len(from_bot) == 2
 
+    # the bot records each server's name as Discord makes it available (discord.py waits for the last guild first)
+    await eventually(lambda: service.guild_name(GuildId(str(guild))), what="the server's name recorded")
     async with aiohttp.ClientSession() as session:
         status, html, _ = await get(session, f"{sandbox.address}/leaderboard/{guild}/american")
         assert status == 200
         assert HTML_ROW.findall(html) == from_bot
+        assert f"<h1>Leaderboard: English draughts, {html_escape(emulator.guild.name)}</h1>" in html, "its name"
         status, _, data = await get(session, f"{sandbox.address}/leaderboard/{guild}/american.json")
         assert status == 200 and data["guild_id"] == str(guild) and data["variant"] == "american"
         from_json = [

@@ -1,5 +1,5 @@
-"""What the application uses of the AI: the player types, the level registry and :func:`choose_move`, the
-module-level function a worker process runs.
+"""What the application uses of the AI: the player types, the level registry (with the levels' measured strength,
+:func:`measured`) and :func:`choose_move`, the module-level function a worker process runs.
 
 The types live in :mod:`ai.player` and the registry in :mod:`ai.levels`; this module gathers them for callers outside
 ``ai/`` and adds the one call that turns plain, picklable data into a move. A worker process calls :func:`warm_up` when
@@ -13,17 +13,20 @@ import random
 from ai.kernel import warm_up
 from ai.levels import Level, UnknownLevelError, get_level, levels, merge_limits, register
 from ai.player import GameInput, Limits, Player, SearchResult
+from ai.strength import Measurement, measured
 
 __all__ = [
     "GameInput",
     "Level",
     "Limits",
+    "Measurement",
     "Player",
     "SearchResult",
     "UnknownLevelError",
     "choose_move",
     "get_level",
     "levels",
+    "measured",
     "merge_limits",
     "register",
     "warm_up",

@@ -1,8 +1,10 @@
 """The registry of named AI levels, with the built-in ones in the order players see them.
 
-A level is a name, a one-line summary of how it plays, a factory of its :class:`ai.player.Player` and its default
-limits. Old names stay valid as aliases: :func:`get_level` accepts them (so stored games and typed commands keep
-working) while :func:`levels`, which the menus and help list, shows only the real names.
+A level is a name, a one-line summary in players' words, a factory of its :class:`ai.player.Player` and its default
+limits; its strength, an Elo-style rating, is measured by our own round robin and shipped as data
+(:mod:`ai.strength`). Old names stay valid as aliases: :func:`get_level` accepts them (so stored games and typed
+commands keep working) while :func:`levels`, which the menus and help list weakest to strongest, shows only the real
+names.
 
 A learning level with trained weights is named ``level@FILE`` (``lms@weights.json``, as ``kingme bestmove --weights``
 and ``kingme arena --weights-a`` spell it): :func:`get_level` builds it from the weights file; it is hidden, so no
@@ -27,6 +29,7 @@ from ai.learners.sarsa import SarsaPlayer
 from ai.mini_solver import SolvedOnMini
 from ai.player import Limits, Player
 from ai.random_player import RandomPlayer
+from ai.strength import rating
 from core import RulesError
 
 
@@ -36,7 +39,8 @@ class Level:
 
     name: str
     summary: str
-    """One line on how it plays, for the README, ``/checkers help`` and the level choices."""
+    """One line in players' words on how it plays (no jargon: the README and ``docs/ai.md`` say how it works), for
+    ``/checkers help``, the level choices and ``kingme levels``; translated (``scripts/i18n`` extracts it)."""
     factory: Callable[[], Player]
     default_limits: Limits = field(default_factory=Limits)
     max_time: float = 10.0
@@ -49,6 +53,11 @@ class Level:
     trained: Callable[[Mapping[str, dict[str, Any]]], Player] | None = None
     """A learning level's player with the models of a weights file instead of the shipped ones (None: not a
     learner)."""
+
+    @property
+    def rating(self) -> int | None:
+        """How strong it plays: its rating from our round robin (:mod:`ai.strength`); None if it was not measured."""
+        return rating(self.name)
 
 
 class UnknownLevelError(RulesError):
@@ -68,8 +77,15 @@ def register(level: Level) -> Level:
 
 
 def levels() -> dict[str, Level]:
-    """Every registered level that people play, by name, in registration order (aliases and hidden levels left out)."""
-    return {name: level for name, level in _LEVELS.items() if not level.hidden}
+    """Every registered level that people play, by name, weakest to strongest by their measured ratings (those not
+    measured last, in registration order); aliases and hidden levels left out."""
+    shown = sorted((level for level in _LEVELS.values() if not level.hidden), key=_weakest_first)
+    return {level.name: level for level in shown}
+
+
+def _weakest_first(level: Level) -> tuple[bool, int]:
+    strength = level.rating
+    return strength is None, strength or 0
 
 
 def get_level(name: str, *, hidden: bool = True) -> Level:
@@ -116,64 +132,48 @@ HARD_DEPTH = 6
 HARD_TABLE_ENTRIES = 1 << 18
 """``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s."""
 
+
 def _learner(name: str, summary: str, player: type[FrozenPlayer[Any]]) -> Level:
     """A learning level: it plays its shipped weights, or a weights file's as ``name@FILE`` (:func:`with_weights`)."""
     return Level(name, summary, player, Limits(), max_time=1.0, trained=lambda models: player(models=models))
 
 
 BUILT_IN = (
-    Level("easy", "Plays a random legal move: a gentle first opponent.", RandomPlayer, Limits(), max_time=1.0),
-    Level("medium", "Alpha-beta 5 plies deep on a material count (man 1, king 2).", MediumPlayer, Limits(depth=5)),
-    Level(
-        "cautious",
-        "Alpha-beta 4 plies deep, always to the end of your reply: counts the men (1) and kings (2) won and lost.",
-        CautiousPlayer,
-        Limits(depth=4),
-        aliases=("seed-ab",),
-    ),
+    Level("easy", "Plays random legal moves: for your very first games.", RandomPlayer, Limits(), max_time=1.0),
+    _learner("qlearning", "Learnt from its own games; judges a move by the shape it leaves.", QLearningPlayer),
+    _learner("sarsa", "Learnt from its own games; judges a move by what the move itself does.", SarsaPlayer),
     Level(
         "greedy",
-        "Alpha-beta 3 plies deep on men 1 and kings 2: grabs material without seeing your answer to its second move.",
+        "Reads three turns ahead and grabs pieces, not seeing you take back.",
         GreedyPlayer,
         Limits(depth=3),
         aliases=("seed-ab3",),
     ),
+    _learner("lms", "Learnt from its own games; weighs pieces, kings and threats one move on.", LmsPlayer),
+    Level("medium", "Reads five turns ahead and counts the pieces each side wins.", MediumPlayer, Limits(depth=5)),
     Level(
-        "steady",
-        "Iterative deepening for 1 s a move: reads exchanges to the end, plays the opening and the ending by "
-        "different rules.",
-        SteadyPlayer,
-        Limits(time=1.0),
+        "cautious",
+        "Reads four turns ahead, always up to your reply, and counts pieces.",
+        CautiousPlayer,
+        Limits(depth=4),
+        aliases=("seed-ab",),
     ),
+    Level("steady", "Thinks a second a move and follows every exchange to its end.", SteadyPlayer, Limits(time=1.0)),
     Level(
         "hard",
-        f"Master's compiled search held to {HARD_DEPTH} plies (exchanges read to the end) and 1 s a move.",
+        "Master's engine held back to six turns ahead: a real test.",
         lambda: KernelPlayer(table_entries=HARD_TABLE_ENTRIES, max_depth=HARD_DEPTH),
         Limits(time=1.0),
     ),
     Level(
         "master",
-        "The strongest: compiled search, an opening book and endgame databases, 2 s a move; perfect on mini.",
+        "The strongest: reads deep, knows openings and endings; perfect on mini.",
         lambda: SolvedOnMini(WithBook(KernelPlayer(endgames=True))),
         Limits(time=2.0),
     ),
-    _learner(
-        "qlearning",
-        "Learnt by Q-learning over seven board characteristics; plays the move of highest learnt value.",
-        QLearningPlayer,
-    ),
-    _learner(
-        "lms",
-        "A linear evaluation of pieces, kings and threats learnt by LMS in self-play; looks one move ahead.",
-        LmsPlayer,
-    ),
-    _learner(
-        "sarsa",
-        "Learnt by linear SARSA over eight move features; plays the move of highest learnt value.",
-        SarsaPlayer,
-    ),
 )
-"""The levels King Me ships, in the order players see them."""
+"""The levels King Me ships, weakest to strongest as last measured (:func:`levels` orders them by the measured
+ratings, so a new measurement reorders the menus by itself). How each works is in the README and ``docs/ai.md``."""
 
 for _level in BUILT_IN:
     register(_level)

@@ -1,4 +1,4 @@
-"""``kingme arena`` and ``kingme bestmove``: the AI levels from the shell."""
+"""``kingme levels``, ``kingme arena`` and ``kingme bestmove``: the AI levels from the shell."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-from ai.api import GameInput, Limits, SearchResult, choose_move, get_level, warm_up
+from ai.api import GameInput, Limits, SearchResult, choose_move, get_level, levels, measured, warm_up
 from ai.arena import MAX_PLIES, MatchGame, run_match
 from ai.ballots import openings
 from bot.cli._command import CommandError, Commands, add_variant_option
@@ -21,8 +21,10 @@ def _default_jobs() -> int:
 
 
 def register(commands: Commands) -> None:
+    commands.add("levels", _levels)
+    named = f"weakest to strongest: {', '.join(levels())}"
     p = commands.add("arena", _arena)
-    p.add_argument("a", metavar="A", help="level A, e.g. easy (the results are from its side)")
+    p.add_argument("a", metavar="A", help=f"level A ({named}; the results are from its side)")
     p.add_argument("b", metavar="B", help="level B")
     p.add_argument("--games", type=int, default=20, help="number of games, even (default 20)")
     _add_limits(p, "each level's own")
@@ -42,7 +44,7 @@ def register(commands: Commands) -> None:
 
     p = commands.add("bestmove", _bestmove)
     add_position_argument(p)
-    p.add_argument("--level", required=True, help="AI level, e.g. easy")
+    p.add_argument("--level", required=True, help=f"AI level ({named})")
     p.add_argument("--weights", metavar="FILE", help="a learning level plays the weights in FILE (kingme train's)")
     _add_limits(p, "the level's own")
     add_variant_option(p)
@@ -68,6 +70,28 @@ def _limits(args: argparse.Namespace) -> Limits | None:
     if args.time is None and args.depth is None:
         return None
     return Limits(time=args.time, depth=args.depth)
+
+
+def _levels(args: argparse.Namespace) -> int:
+    """list the AI levels, weakest to strongest, with their strength and what they play like
+
+    The strength is an Elo-style rating fitted to our own round robin of the levels (easy = 1000), shipped in
+    ai/data/levels.json; `python -m benchmarks.strength` measures it again.
+    """
+    width = max(map(len, levels()))
+    for name, level in levels().items():
+        print(f"{name:<{width}}  {level.rating if level.rating is not None else '—':>4}  {level.summary}")
+    found = measured()
+    if found is None:
+        print("(no strength measured: ai/data/levels.json is missing)")
+        return 0
+    per_move = f"{found.time_per_move:g} s a move" if found.time_per_move else "each level's own time"
+    print(
+        f"\nElo from a round robin of the levels, {found.anchor} = {found.anchor_rating}: "
+        f"{found.games_per_pair} games a pair, {per_move}, {found.variant}, {found.date}\n"
+        f"measured by: {found.command}"
+    )
+    return 0
 
 
 def _arena(args: argparse.Namespace) -> int:

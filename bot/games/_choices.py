@@ -9,6 +9,8 @@ from discord import app_commands
 
 from ai.api import levels
 from bot.games._board import algebraic
+from bot.games._fit import CHOICE_NAME, shortened
+from bot.games._levels import level_line
 from bot.games._locale import user_language
 from bot.i18n import _
 from bot.service import GameView, UserId
@@ -36,17 +38,18 @@ NEW_GAME_OPTIONS = {"variant": _("The rules to play"), "position": _("A FEN to s
 
 
 def default_level() -> str:
+    """The weakest level: the opponent of a ``/checkers play`` that names none."""
     return next(iter(levels()))
 
 
 async def level_choices(interaction: Interaction, current: str) -> list[Choice[str]]:
+    """The levels whose name or description holds what was typed, weakest to strongest, each with its strength."""
     needle = current.strip().lower()
     lang = user_language(interaction)
-    summaries = ((name, lang.data("level", level.summary)) for name, level in levels().items())
     return [
-        Choice(name=f"{name}: {summary}"[:100], value=name)
-        for name, summary in summaries
-        if needle in name or needle in summary.lower()
+        Choice(name=shortened(level_line(lang, level), CHOICE_NAME), value=name)
+        for name, level in levels().items()
+        if needle in name or needle in lang.data("level", level.summary).lower()
     ][:25]
 
 
@@ -55,7 +58,7 @@ async def variant_choices(interaction: Interaction, current: str) -> list[Choice
     lang = user_language(interaction)
     titles = ((name, lang.data("variant", variant.title)) for name, variant in VARIANTS.items())
     return [
-        Choice(name=f"{title} ({name})"[:100], value=name)
+        Choice(name=shortened(f"{title} ({name})", CHOICE_NAME), value=name)
         for name, title in titles
         if needle in name or needle in title.lower()
     ][:25]

@@ -439,7 +439,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("How to play, and every command"))
     async def help(self, interaction: Interaction) -> None:
         lang = user_language(interaction)
-        await send(interaction, ephemeral=True, embed=_help.help_embed(command_list(lang), lang))
+        await _help.show(interaction, command_list(lang), lang)
 
 
 def command_list(lang: Language = ENGLISH) -> list[tuple[str, str]]:

@@ -10,7 +10,10 @@ from discord import app_commands
 
 from ai.api import levels
 from bot.games import _messages as say
+from bot.games._fit import embeds
+from bot.games._levels import level_line, scale
 from bot.games._render import slash, slash_name
+from bot.games._respond import send
 from bot.i18n import ENGLISH, Language, Text
 from core import VARIANTS
 
@@ -19,7 +22,7 @@ def command_list(
     commands: Sequence[app_commands.Command[Any, ..., Any] | app_commands.Group], lang: Language = ENGLISH
 ) -> list[tuple[str, str]]:
     """Every ``/checkers`` subcommand as registered, with its options (optional ones in brackets) and description
-    (in English: :func:`help_embed` says it in the reader's language), the names as ``lang``'s Discord client shows
+    (in English: :func:`help_embeds` says it in the reader's language), the names as ``lang``'s Discord client shows
     them: the source of ``/checkers help`` and of the README's command list."""
 
     rows = []
@@ -33,13 +36,21 @@ def command_list(
     return rows
 
 
-def help_embed(commands: list[tuple[str, str]], lang: Language = ENGLISH) -> discord.Embed:
-    """``/checkers help``: how to move, then ``commands`` (from :func:`command_list`), the levels and the variants."""
-    commands_text = "\n".join(f"`{usage}`: {lang.say(Text(text))}" for usage, text in commands)
-    description = f"{lang.say(say.MOVE_HINT)}\n\n**{lang._('Commands')}**\n{commands_text}"
-    embed = discord.Embed(title=lang._("King Me: checkers on Discord"), description=description[:4096])
-    level_text = "\n".join(f"**{name}**: {lang.data('level', level.summary)}" for name, level in levels().items())
-    embed.add_field(name=lang._("AI levels"), value=level_text[:1024], inline=False)
-    variant_text = ", ".join(f"{lang.data('variant', v.title)} (`{name}`)" for name, v in VARIANTS.items())
-    embed.add_field(name=lang._("Variants"), value=variant_text[:1024], inline=False)
-    return embed
+def help_embeds(commands: list[tuple[str, str]], lang: Language = ENGLISH) -> list[discord.Embed]:
+    """``/checkers help``: how to move, then ``commands`` (from :func:`command_list`), the levels weakest to strongest
+    with their strength, and the variants. Usually one embed; a text too long for one goes on in more, each within
+    Discord's limits and to be sent as a message of its own (:func:`bot.games._fit.embeds`), never cut."""
+    commands_lines = [f"`{usage}`: {lang.say(Text(text))}" for usage, text in commands]
+    description = [lang.say(say.MOVE_HINT), "", f"**{lang._('Commands')}**", *commands_lines]
+    note = scale(lang)
+    level_lines = [lang._("Weakest to strongest. {scale}.", scale=note)] if note else []
+    level_lines += [level_line(lang, level, f"**{name}**") for name, level in levels().items()]
+    variants = ", ".join(f"{lang.data('variant', v.title)} (`{name}`)" for name, v in VARIANTS.items())
+    sections = [(lang._("AI levels"), level_lines), (lang._("Variants"), [variants])]
+    return embeds(lang._("King Me: checkers on Discord"), description, sections)
+
+
+async def show(interaction: discord.Interaction[Any], commands: list[tuple[str, str]], lang: Language) -> None:
+    """Answer ``/checkers help`` (only the asker sees it): one message a page of :func:`help_embeds`."""
+    for page in help_embeds(commands, lang):
+        await send(interaction, ephemeral=True, embed=page)

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import discord
 
 from bot import service
+from bot.games._fit import add_lines
+from bot.games._levels import scale, strength
 from bot.games._theme import ACTIVE_COLOUR
 from bot.i18n import ENGLISH, Language, Text
 from core import VARIANTS, Color, get_variant
@@ -140,9 +142,14 @@ def closed_challenge_content(challenge: service.Challenge, text: str, lang: Lang
 def result_message(
     view: service.GameView, events: Sequence[service.Event], replay_url: str | None = None, lang: Language = ENGLISH
 ) -> str:
-    """The announcement at a game's end, with the rating changes (and a link to the game's replay page, if any)."""
+    """The announcement at a game's end, with the AI's strength (in a game with one), the rating changes (and a link
+    to the game's replay page, if any)."""
     game = view.game
     lines = [f"🏁 {players_of(game, lang)}: {end_of(lang, game)} ({game.result})"]
+    levels = dict.fromkeys(p.level for p in (game.black, game.white) if p.level is not None)
+    strengths = [shown for shown in (strength(lang, level) for level in levels) if shown]
+    if strengths:
+        lines.append(lang._("AI strength: {levels}. {scale}.", levels=" · ".join(strengths), scale=scale(lang)))
     changes = [e.text for e in events if isinstance(e, service.RatingChanged)]
     reason = lang.say(Text(game.unrated_reason)) if game.unrated_reason else None
     if changes:
@@ -207,7 +214,7 @@ def stats_embed(stats: service.PlayerStats, everyone: bool, name: str, lang: Lan
     embed.add_field(name=lang._("Rated games"), value=record(lang, r.wins, r.losses, r.draws, games=r.games))
     if stats.versus_bot:
         lines = [f"{level}: {record(lang, w, lo, d)}" for level, (w, lo, d) in stats.versus_bot.items()]
-        embed.add_field(name=lang._("Against the AI"), value="\n".join(lines)[:1024], inline=False)
+        add_lines(embed, lang._("Against the AI"), lines)
     return embed
 
 

@@ -61,10 +61,18 @@ def test_aliases_are_not_listed() -> None:
     assert "cautious" in str(error.value)
 
 
-def test_readme_level_table_lists_the_levels_in_order() -> None:
+def test_levels_are_listed_weakest_to_strongest_by_their_measured_ratings() -> None:
+    ratings = [level.rating for level in levels().values()]
+    assert None not in ratings
+    assert ratings == sorted(ratings)  # type: ignore[type-var]
+    assert next(iter(levels())) == "easy", "the default opponent of /checkers play"
+
+
+def test_readme_level_table_lists_the_levels_weakest_first_with_their_ratings() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("| level | how it plays |") :].split("\n\n")[0]
-    assert re.findall(r"^\s*\| `([a-z-]+)` \|", table, re.MULTILINE) == list(levels())
+    table = readme[readme.index("| level | Elo | how it plays |") :].split("\n\n")[0]
+    rows = re.findall(r"^\s*\| `([a-z-]+)` \| (\d+) \|", table, re.MULTILINE)
+    assert rows == [(name, str(level.rating)) for name, level in levels().items()]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ai.api import levels
 from bot.cli import main
 from core import Board
 from core.pdn import read_pdn
@@ -28,6 +29,16 @@ def test_bestmove_prints_a_legal_move(fen: str, variant: str, capsys: pytest.Cap
     board = Board(None if fen == "start" else fen, variant)
     assert out.strip() in {m.text() for m in board.legal_moves}
     assert out.count("\n") == 1
+
+
+def test_levels_lists_the_levels_weakest_first_with_their_strength(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["levels"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    shown = [line.split(maxsplit=2) for line in out[: len(levels())]]
+    assert shown == [[name, str(level.rating), level.summary] for name, level in levels().items()]
+    ratings = [int(rating) for _, rating, _ in shown]
+    assert ratings == sorted(ratings) and shown[0][:2] == ["easy", "1000"]
+    assert out[-1].startswith("measured by: python -m benchmarks.strength --games ")
 
 
 def test_bestmove_takes_the_only_legal_move(capsys: pytest.CaptureFixture[str]) -> None:

@@ -117,6 +117,7 @@ async def test_watch_plays_an_exhibition_out_in_its_thread(harness: Harness) -> 
     )
     [result] = [m.content for m in harness.emulator.messages(board.channel_id) if m.content.startswith("🏁")]
     assert "/checkers export" in result and "rematch" not in result, "nobody can ask for an exhibition again"
+    assert "\nAI strength: easy (Elo 1000). Elo from games between the levels themselves, easy = 1000.\n" in result
 
 
 async def test_bad_input_gets_a_short_ephemeral_answer_and_changes_nothing(harness: Harness) -> None:

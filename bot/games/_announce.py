@@ -36,6 +36,7 @@ from bot.service import (
     GameService,
     GameView,
     GuildId,
+    MessageId,
     MovePlayed,
     Passed,
     TakebackDeclined,
@@ -101,7 +102,8 @@ class Announcer:
         if any(isinstance(e, GameOver) for e in events):
             await self._clear_ping(game.id)
             text = result_message(view, events, self._links.game(game.id), lang)
-            await channel.send(text, view=result_controls(game.id, lang), allowed_mentions=_NO_PINGS)
+            sent = await channel.send(text, view=result_controls(game.id, lang), allowed_mentions=_NO_PINGS)
+            await self._service.set_result_message(game.id, ChannelId(str(sent.channel.id)), MessageId(str(sent.id)))
             return
         if game.kind is not GameKind.HUMAN or not game.is_active:
             return

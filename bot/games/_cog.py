@@ -122,6 +122,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     async def cog_unload(self) -> None:
         detach(self.bot)
+        await self.clicks.close()
         if self._tiles is not None and not self._tiles.done():
             self._tiles.cancel()
 

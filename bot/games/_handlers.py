@@ -28,11 +28,13 @@ from bot.games._messages import Refusal
 from bot.games._render import closed_challenge_content
 from bot.games._respond import observe, send, update, within_deadline
 from bot.games._review import ReviewHandlers
+from bot.games._scrub import Scrubber
 from bot.games._threads import ARCHIVE_AFTER, close_thread, thread_name, threads_allowed
 from bot.i18n import _
 from bot.service import (
     Challenge,
     ChallengeId,
+    Erasure,
     GameId,
     GameOverError,
     GameService,
@@ -83,6 +85,8 @@ class ComponentHandlers:
         self._boards = boards
         self._events = events
         self._game_threads = game_threads
+        self._scrubber = Scrubber(service, boards)
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- the board's controls -------------------------------------------------------------------------------------
 
@@ -286,4 +290,22 @@ class CogClicks(ComponentHandlers):
         await self._reviews.on_page(interaction, game_id, page)
 
     async def on_delete_data(self, interaction: Interaction, user_id: UserId) -> None:
-        await _privacy.delete(interaction, self._service, user_id)
+        done = await _privacy.delete(interaction, self._service, user_id)
+        if done.games:  # the bot's posts that show the name: edited in the background, the person told after
+            names = {interaction.user.display_name, interaction.user.name}
+            task = asyncio.create_task(self._tidy(interaction, done, names), name=f"kingme-tidy-{user_id}")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def close(self) -> None:
+        """Stop the background edits under way (the bot is stopping)."""
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+
+    async def _tidy(self, interaction: Interaction, erasure: Erasure, names: set[str]) -> None:
+        try:
+            done = await self._scrubber.scrub(erasure, names)
+            await interaction.followup.send(_privacy.tidied(done, user_language(interaction)), ephemeral=True)
+        except Exception:  # the edits are a courtesy: the data itself is already gone
+            log.exception("tidying the posts of an erasure failed")

@@ -87,6 +87,10 @@ class BoardKeeper:
         self._locks = KeyedLocks()
         self._opening: dict[int, asyncio.Event] = {}
 
+    @property
+    def client(self) -> discord.Client:
+        return self._client
+
     # -- bookkeeping --------------------------------------------------------------------------------------------------
 
     def newest(self, view: GameView) -> GameView:

@@ -17,6 +17,7 @@ from bot.games._dispatch import caller_id
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
 from bot.games._respond import send, update, within_deadline
+from bot.games._scrub import Scrubbed
 from bot.i18n import ENGLISH, Language, _
 from bot.service import DELETED_NAME, Erasure, GameService, PersonalData, UserId
 
@@ -70,12 +71,39 @@ def erased(done: Erasure, lang: Language = ENGLISH) -> str:
     return lang._("Your data is deleted: {games}, {ratings}.", games=games, ratings=ratings)
 
 
-async def delete(interaction: Interaction, service: GameService, user_id: UserId) -> None:
+async def delete(interaction: Interaction, service: GameService, user_id: UserId) -> Erasure:
     """The click on the delete button of ``user_id``'s summary: delete their data (only they may)."""
     if caller_id(interaction) != user_id:
         raise Refusal(NOT_YOURS)
     done = await within_deadline(interaction, service.erase_personal_data(user_id))
-    await update(interaction, content=erased(done, user_language(interaction)), view=None)
+    text = erased(done, user_language(interaction))
+    if done.games:
+        text += "\n" + user_language(interaction).say(TIDYING)
+    await update(interaction, content=text, view=None)
+    return done
+
+
+TIDYING = _(
+    "The bot's messages and threads that show your name are being edited now; you will be told when it is done."
+)
+
+
+def tidied(done: Scrubbed, lang: Language = ENGLISH) -> str:
+    """What the edits after an erasure did, for the person who asked for it."""
+    edited = lang._(
+        "Your name is gone from the bot's posts: {messages} messages and {threads} thread names now show “{deleted}”.",
+        messages=done.messages,
+        threads=done.threads,
+        deleted=DELETED_NAME,
+    )
+    if not done.failed:
+        return edited
+    failed = lang._n(
+        "{count} could not be edited (deleted, or out of the bot's reach).",
+        "{count} could not be edited (deleted, or out of the bot's reach).",
+        done.failed,
+    )
+    return f"{edited} {failed}"
 
 
 async def show(interaction: Interaction, service: GameService) -> None:

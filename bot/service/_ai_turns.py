@@ -98,6 +98,9 @@ class AiTurns:
         self._store = store
         self._holder = secrets.token_hex(8)
         """This process's name on the turns' leases."""
+        self._claiming = asyncio.Lock()
+        """Turns take their leases one at a time, in the order they were scheduled, so that they reach the fair gate
+        in that order (replies on several connections could come back in any order)."""
         self._settings = settings
         self._sink = sink
         self._apply = apply
@@ -192,7 +195,8 @@ class AiTurns:
     async def _claim(self, game: GameState) -> bool:
         """Take the turn's lease; True also when the store cannot say (a second search is harmless, a lost turn not)."""
         try:
-            return await self._store.claim_turn(game.id, game.version, self._holder, self._settings.ai_retry_after)
+            async with self._claiming:
+                return await self._store.claim_turn(game.id, game.version, self._holder, self._settings.ai_retry_after)
         except ServiceError as exc:
             log.warning("game %s: the AI turn's lease is unknown (%s); the turn goes on", game.id, exc)
             return True

@@ -155,6 +155,12 @@ class GameRecords(Protocol):
         """Record where the game's board is shown (unversioned); raises :class:`CommitConflict` ``missing``."""
         ...
 
+    async def set_result_message(self, game_id: GameId, where: MessageRef) -> None:
+        """Record where the game's result was announced (unversioned); raises :class:`CommitConflict` ``missing``."""
+        ...
+
+    async def result_message(self, game_id: GameId) -> MessageRef | None: ...
+
     async def claim_turn(self, game_id: GameId, version: int, holder: str, ttl: float) -> bool:
         """Take (or renew) the lease on the AI's turn in a game at ``version`` for ``holder`` (a process) for ``ttl``
         seconds; False while another holder has it. One process at a time works on a turn."""

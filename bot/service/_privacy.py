@@ -17,7 +17,7 @@ from typing import Protocol
 
 from bot.i18n import _
 from bot.service._errors import InvalidRequestError, PositionChangedError, ServiceError
-from bot.service._ids import GuildId, UserId
+from bot.service._ids import GameId, GuildId, UserId
 from bot.service._models import GameState, PlayerRef, Rating
 from bot.service._pdn import game_pdn
 from bot.service._ports import ChallengeRecords, CommitConflict, ErasureRecords, GameRecords, RatingRecords
@@ -61,6 +61,10 @@ class Erasure:
 
     games_anonymised: int
     ratings_removed: int
+    games: tuple[GameId, ...] = ()
+    """The games anonymised, for a front end to tidy what it showed of them (their boards, threads, results)."""
+    name: str | None = None
+    """The name the person had (as the store knew it), which the front end's old messages may still show."""
 
 
 def anonymised(game: GameState, user_id: UserId) -> GameState:
@@ -124,20 +128,22 @@ class Privacy:
         recent = self._clock() - _PAIR_DAY_WINDOW
         pair_days: list[tuple[str, str]] = []
         guilds: set[GuildId] = set()  # where their ratings are, also for games finished before the guild index existed
-        count = 0
+        count, anonymised_ids = 0, []
         for start in range(0, len(history), _BATCH):
             for game in await self._store.load_games(history[start : start + _BATCH]):
                 guilds.add(game.guild_id)
                 others = [p.id for p in game.humans() if p.id != user_id]
                 if others and game.ended_at is not None and game.ended_at >= recent:
                     pair_days.append((others[0], time.strftime("%Y%m%d", time.gmtime(game.ended_at))))
-                count += await self._anonymise(game, user_id)
+                if await self._anonymise(game, user_id):
+                    count += 1
+                    anonymised_ids.append(game.id)
         scopes = await self._scopes(user_id, guilds)
         try:
             await self._store.erase_user(user_id, scopes, tuple(VARIANTS), pair_days, finished=len(history))
         except CommitConflict as exc:  # a game or challenge began, or a game ended, since the checks above
             raise _erase_refused(exc.tag) from None
-        return Erasure(count, len(data.ratings))
+        return Erasure(count, len(data.ratings), tuple(anonymised_ids), data.name)
 
     async def delete_finished(self, ended_before: float, limit: int) -> int:
         """Delete up to ``limit`` finished games that ended before ``ended_before`` (``GAME_RETENTION_DAYS``); a game

@@ -8,6 +8,7 @@ for; a result for an outdated version is dropped.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -108,6 +109,14 @@ class GameService(Queries):
         raises :class:`~bot.service.RateLimitedError`, with when to try again, when they or the server go too fast.
         A front end calls it before each command or click (not for autocomplete)."""
         await self._rates.take(user_id, guild_id if guild_id is not None else None)
+
+    async def set_result_message(self, game_id: GameId, channel_id: ChannelId, message_id: MessageId) -> None:
+        """Record the message that announced the game's result (so an erasure can edit the name out of it)."""
+        with contextlib.suppress(CommitConflict):  # the game is gone (deleted after GAME_RETENTION_DAYS): no matter
+            await self._store.set_result_message(game_id, models.MessageRef.of(channel_id, message_id))
+
+    async def result_message(self, game_id: GameId) -> models.MessageRef | None:
+        return await self._store.result_message(game_id)
 
     async def remember_guilds(self, names: dict[GuildId, str]) -> None:
         """Record the names of the servers the front end is in (for the public leaderboard's title)."""

@@ -196,6 +196,14 @@ class RedisGameStore(RedisRecords):
     async def set_board_message(self, game_id: str, where: MessageRef) -> None:
         await self._set_field(game_id, self._game_key(game_id), "board", where)
 
+    async def set_result_message(self, game_id: GameId, where: MessageRef) -> None:
+        await self._set_field(game_id, self._game_key(game_id), "result", where)
+
+    async def result_message(self, game_id: GameId) -> MessageRef | None:
+        if not is_id(game_id):
+            return None
+        return MessageRef.from_json(await awaitable(self._r.hget(self._game_key(game_id), "result")))
+
     async def set_challenge_message(self, challenge_id: str, where: MessageRef) -> None:
         await self._set_field(challenge_id, self._k("challenge", challenge_id), "message", where)
 

@@ -9,6 +9,7 @@ from core.pdn import read_pdn
 from tests.bot.games.conftest import Harness, component, custom_ids, description, play_first_move, resign
 from tests.bot.games.test_challenge import start_game
 from tests.bot.service.conftest import snapshot
+from tests.support import eventually
 
 
 async def privacy(harness: Harness, user_name: str) -> Message:
@@ -40,9 +41,24 @@ async def test_see_delete_confirm_and_the_opponent_keeps_the_game(harness: Harne
     button = component(shown, "km:privacy:")
     assert button is not None and button["label"] == "Delete my data"
 
-    await emulator.click(alice, shown, button["custom_id"])
+    clicked = await emulator.click(alice, shown, button["custom_id"])
     assert shown.content.startswith("Your data is deleted: 2 games now show “Deleted player”, 2 ratings removed")
     assert custom_ids(shown) == []
+
+    # the bot's own posts: the boards, the results and the threads' names no longer show alice (edited in the
+    # background; she is told once it is done)
+    def told() -> list[Message]:
+        sent = [emulator.state.messages[i] for i in clicked.interaction.message_ids if i in emulator.state.messages]
+        return [m for m in sent if "Your name is gone" in m.content]
+
+    await eventually(lambda: bool(told()), within=30, what="alice told the posts were edited")
+    assert told()[0].ephemeral and "2 thread names" in told()[0].content, told()[0].content
+    for room in emulator.threads():
+        assert "alice" not in room.name and "Deleted player" in room.name, room.name
+        for message in emulator.messages(room):
+            shown_text = message.content + repr(message.embeds)
+            assert "alice" not in shown_text, f"{room.name}: {shown_text[:200]}"
+    assert "Deleted player" in repr(board.embeds), "the game's board drawn again from the anonymised game"
 
     # bob's side: the game is still in his history, its PDN reads back, and alice is nowhere
     history = (await harness.command(bob, "history")).message

@@ -302,6 +302,8 @@ class Samples:
     games: list[Played] = field(default_factory=list)
     ai_latencies: list[float] = field(default_factory=list)
     stalled: int = 0
+    menu_clicks: int = 0
+    """Choices in the board's menus (a piece, then its move; one choice for a piece with one move)."""
 
 
 class Driver:
@@ -393,7 +395,9 @@ class Driver:
         if "," not in option["description"]:  # the piece's only move: choosing the piece plays it
             chosen = str(option["description"])
             handle = self.emulator.select(person, board, piece["custom_id"], [option["value"]])
+            self.samples.menu_clicks += 1
         else:
+            self.samples.menu_clicks += 2
             await self.emulator.select(person, board, piece["custom_id"], [option["value"]])
             choices = control(board, "km:m:")
             assert choices is not None, "no move menu after choosing a piece"
@@ -454,6 +458,7 @@ class Figures:
     human_moves: int
     ai_moves: int
     ai_latencies: list[float]
+    menu_clicks: int
     games: int
     stalled: int
     lost: int
@@ -490,6 +495,7 @@ class Figures:
                 "moves/s (people + AI)",
                 f"{self.moves / self.seconds:.1f} ({self.human_moves} + {self.ai_moves} in {self.games} games)",
             ),
+            ("menu choices for the people's moves", f"{self.menu_clicks} for {self.human_moves} moves"),
             (
                 "AI move p50 / p99",
                 f"{quantile(self.ai_latencies, 0.5) * ms:.0f} / {quantile(self.ai_latencies, 0.99) * ms:.0f} ms",
@@ -556,6 +562,7 @@ async def measure(world: Cluster, load: Load, deployment: Deployment) -> Figures
         human_moves=human_moves,
         ai_moves=ai_moves,
         ai_latencies=samples.ai_latencies,
+        menu_clicks=samples.menu_clicks,
         games=len(samples.games),
         stalled=samples.stalled,
         lost=lost,

@@ -168,12 +168,17 @@ def version(board: Message) -> int:
     return -1
 
 
-async def play_first_move(emulator: DiscordEmulator, user: User, board: Message) -> None:
-    """Choose the first piece and its first move with the select menus."""
+async def play_first_move(emulator: DiscordEmulator, user: User, board: Message) -> int:
+    """Choose the first piece and its first move with the select menus (a piece with one move plays it when chosen);
+    returns how many choices that took."""
     piece = control(board, "km:p:")
-    await emulator.select(user, board, piece["custom_id"], [piece["options"][0]["value"]])
+    first = piece["options"][0]
+    await emulator.select(user, board, piece["custom_id"], [first["value"]])
+    if "," not in first["description"]:
+        return 1
     move = control(board, "km:m:")
     await emulator.select(user, board, move["custom_id"], [move["options"][0]["value"]])
+    return 2
 
 
 async def resign_by_clicks(emulator: DiscordEmulator, user: User, board: Message) -> None:
@@ -195,6 +200,8 @@ class Games:
         self.challenger, self.opponent = (emulator.user(n) for n in players)
         self.ai_board: Message | None = None
         self.pvp_board: Message | None = None
+        self.choices = 0
+        """Menu choices made for the moves (interactions, each)."""
 
     async def open(self) -> None:
         emulator = self.emulator
@@ -214,11 +221,11 @@ class Games:
         assert self.ai_board is not None and self.pvp_board is not None
         board = self.ai_board
         before = version(board)
-        await play_first_move(self.emulator, self.alice, board)
+        self.choices += await play_first_move(self.emulator, self.alice, board)
         await eventually(lambda: version(board) >= before + 2, within=15, what="the AI's answer on the board")
         to_move = re.match(r"<@(\d+)>, your move", self.pvp_board.content)
         assert to_move, self.pvp_board.content
-        await play_first_move(self.emulator, self.emulator.state.users[int(to_move[1])], self.pvp_board)
+        self.choices += await play_first_move(self.emulator, self.emulator.state.users[int(to_move[1])], self.pvp_board)
 
     async def finish(self) -> None:
         assert self.ai_board is not None and self.pvp_board is not None
@@ -296,9 +303,11 @@ async def test_two_shard_processes_and_two_workers_share_the_games_and_the_sweep
                 await shard_games.finish()
 
             records = list(emulator.state.interactions.values())
-            # each guild: 3 to open its games and 4 to resign them; 4 a round of moves, 5 rounds in all; 3 for the
-            # game whose AI was interrupted
-            assert len(records) == SHARDS * (3 + 4) + 5 * 4 + 3
+            # each guild: 3 to open its games and 4 to resign them; the moves' menu choices (2 a move, 1 for a piece
+            # with one move), 2 moves a round, 5 rounds in all; 3 for the game whose AI was interrupted
+            choices = sum(g.choices for g in games.values())
+            assert 5 * 2 <= choices <= 5 * 2 * 2
+            assert len(records) == SHARDS * (3 + 4) + choices + 3
             for record in records:
                 guild_id = emulator.state.channels[record.channel_id].guild_id
                 where = f"interaction {record.name!r} in shard {shard_of(guild_id, SHARDS)}'s guild"

@@ -174,7 +174,7 @@ async def test_a_worker_stopped_mid_search_hands_its_move_back(
     assert backend.counters == QueueCounters(enqueued=1, completed=1)
 
 
-async def test_two_bots_asking_for_one_turn_share_its_job_and_the_game_gets_one_move(
+async def test_a_second_bot_leaves_a_turn_the_first_waits_for_and_the_game_gets_one_move(
     workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
 ) -> None:
     first_log, second_log = EventLog(), EventLog()
@@ -184,8 +184,9 @@ async def test_two_bots_asking_for_one_turn_share_its_job_and_the_game_gets_one_
     try:
         with workers.paused():
             game_id = await ai_game_waiting_in_the_queue(first, redis_client)
-            assert await second.start() == 1, "the second bot resumes the same AI turn"
-            await eventually(lambda: second_backend.counters.joined == 1, what="the second bot joined the job")
+            assert await second.start() == 1, "the second bot starts the same AI turn again"
+            await eventually(lambda: second.ai_turns_in_flight == 0, what="the second bot's turn left to the first")
+            assert second_backend.counters == QueueCounters(), "it neither queued nor joined a search: the turn's lease"
             assert await redis_client.zcard(QUEUE) == 1
         await eventually(
             lambda: first.ai_turns_in_flight == 0 and second.ai_turns_in_flight == 0, within=60, what="both turns done"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.sandbox_runtime import SandboxRuntime
-from bot.service import ChannelId, GuildId, User
+from bot.service import ChannelId, GameService, GameView, GuildId, User
 from tests.bot.sandbox.conftest import ARTIFACTS, browser, chromium
 
 if TYPE_CHECKING:
@@ -18,9 +18,8 @@ MOVES = ("11-15", "23-19", "12-16", "19x12")
 """Black's 12-16 hangs a man to 19x12."""
 
 
-async def test_the_replay_page_draws_the_evaluation_graph_with_the_blunder(
-    sandbox: SandboxRuntime, browser: Browser
-) -> None:
+async def alice_against_bob(sandbox: SandboxRuntime) -> tuple[GameService, GuildId, User, User, GameView]:
+    """A game between alice (Black) and bob in the sandbox's channel, through the game service."""
     emulator, service = sandbox.emulator, sandbox.service
     assert service is not None
     alice, bob = (User(emulator.user(n).id, n) for n in ("alice", "bob"))
@@ -29,6 +28,13 @@ async def test_the_replay_page_draws_the_evaluation_graph_with_the_blunder(
     assert started.challenge is not None
     view = (await service.accept(started.challenge.id, guild, bob)).game
     assert view is not None
+    return service, guild, alice, bob, view
+
+
+async def test_the_replay_page_draws_the_evaluation_graph_with_the_blunder(
+    sandbox: SandboxRuntime, browser: Browser
+) -> None:
+    service, guild, alice, bob, view = await alice_against_bob(sandbox)
     for text in MOVES:
         view = (await service.move(view.id, guild, alice if view.to_move.id == alice.id else bob, text)).game
         assert view is not None
@@ -65,14 +71,7 @@ async def test_the_page_of_a_game_being_played_follows_it_move_by_move(
 ) -> None:
     """Anyone with the link watches a game as it is played: the page opens on the newest position and adds each
     move as it is made (no reload, no login); once the game ends it shows the result and stops asking."""
-    emulator, service = sandbox.emulator, sandbox.service
-    assert service is not None
-    alice, bob = (User(emulator.user(n).id, n) for n in ("alice", "bob"))
-    guild = GuildId(str(emulator.guild.id))
-    started = await service.challenge(guild, ChannelId(str(emulator.channel.id)), alice, bob, color="black")
-    assert started.challenge is not None
-    view = (await service.accept(started.challenge.id, guild, bob)).game
-    assert view is not None
+    service, guild, alice, bob, view = await alice_against_bob(sandbox)
     view = (await service.move(view.id, guild, alice, MOVES[0])).game
     assert view is not None
 

@@ -161,6 +161,10 @@ class BoardKeeper:
 
     # -- showing a change -------------------------------------------------------------------------------------------
 
+    def board_of(self, view: GameView) -> BoardMessage:
+        """The board of ``view`` as the game's board message shows it (the current theme, the server's language)."""
+        return board_message(view, None, self._themes.current, self.language(view.game.guild_id))
+
     def private_board(self, view: GameView, viewer: UserId, lang: Language) -> BoardMessage:
         """The board of ``view`` as ``viewer`` sees it (their side at the bottom), to show them alone."""
         return board_message(view, None, self._themes.current, lang, bottom=bottom_side(view.game, viewer))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.games._board import BoardMessage, board_message
+from bot.games._board import BoardMessage
 from bot.games._keeper import BoardKeeper
 from bot.service import DELETED_NAME, Erasure, GameId, GameService, ServiceError
 
@@ -67,7 +67,7 @@ class Scrubber:
         view = await self._service.state(game_id)
         game = view.game
         if game.board_message is not None:  # drawn again from the anonymised game
-            board = board_message(view, lang=self._boards.language(game.guild_id))
+            board = self._boards.board_of(view)
             await self._edit(int(game.board_message.channel_id), int(game.board_message.message_id), done, board)
         result = await self._service.result_message(game_id)
         if result is not None:

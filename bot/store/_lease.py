@@ -16,7 +16,7 @@ import socket
 
 import redis.asyncio as aioredis
 
-from bot.store._redis_store import NAMESPACE
+from bot.store._redis_base import NAMESPACE
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -38,12 +38,15 @@ def process_name() -> str:
 
 
 class RedisLease:
-    """The lease ``name``, held for ``ttl`` seconds at a time by ``holder`` (default: :func:`process_name`)."""
+    """The lease ``name``, held for ``ttl`` seconds at a time by ``holder`` (default: :func:`process_name`), under the
+    store's ``namespace``."""
 
-    def __init__(self, redis: aioredis.Redis, name: str, *, ttl: float, holder: str | None = None) -> None:
+    def __init__(
+        self, redis: aioredis.Redis, name: str, *, ttl: float, holder: str | None = None, namespace: str = NAMESPACE
+    ) -> None:
         if ttl <= 0:
             raise ValueError("a lease needs a positive ttl")
-        self.key = f"{NAMESPACE}:lease:{name}"
+        self.key = f"{namespace}:lease:{name}"
         self.holder = holder or process_name()
         self._redis = redis
         self._ttl_ms = max(1, round(ttl * 1000))

@@ -105,7 +105,6 @@ class RedisBase:
         scripts = resources.files("bot.store").joinpath("lua")
         self._commit_script = client.register_script(scripts.joinpath("commit.lua").read_text(encoding="utf-8"))
         self._bucket_script = client.register_script(scripts.joinpath("bucket.lua").read_text(encoding="utf-8"))
-        self._turn_script = client.register_script(scripts.joinpath("turn.lua").read_text(encoding="utf-8"))
 
     def _k(self, *parts: str) -> str:
         return ":".join((self._ns, *parts))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.service import Bucket, GameId, GameState, GuildId, Rating, UserId, is_id
+from bot.store._lease import RedisLease
 from bot.store._redis_base import RATING_FIELDS, Commit, RedisBase, awaitable, decoded, number
 
 
@@ -151,12 +152,12 @@ class RedisRecords(RedisBase):
 
     # -- AI turns' leases ---------------------------------------------------------------------------------------
 
-    def _turn_key(self, game_id: str, version: int) -> str:
-        return self._k("lease", "ai-turn", game_id, str(version))
+    def _turn_lease(self, game_id: str, version: int, holder: str, ttl: float = 1.0) -> RedisLease:
+        """The lease of the AI's turn in a game at ``version`` (one process at a time works on it)."""
+        return RedisLease(self._r, f"ai-turn:{game_id}:{version}", ttl=ttl, holder=holder, namespace=self._ns)
 
     async def claim_turn(self, game_id: GameId, version: int, holder: str, ttl: float) -> bool:
-        key = self._turn_key(game_id, version)
-        return bool(await self._turn_script(keys=[key], args=["claim", holder, max(1, round(ttl * 1000))]))
+        return await self._turn_lease(game_id, version, holder, ttl).hold()
 
     async def release_turn(self, game_id: GameId, version: int, holder: str) -> None:
-        await self._turn_script(keys=[self._turn_key(game_id, version)], args=["release", holder, 0])
+        await self._turn_lease(game_id, version, holder).release()

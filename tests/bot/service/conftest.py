@@ -124,9 +124,14 @@ def service(make_service: ServiceFactory) -> GameService:
 
 
 async def snapshot(client: aioredis.Redis) -> dict[bytes, Any]:
-    """Every King Me key with its type and value, to prove a refused request changed nothing."""
+    """Every King Me key with its type and value, to prove a refused request changed nothing. The leases are left out:
+    they say which process works on what (an AI turn of a running game takes and gives up its own as it goes), and
+    record nothing of the games."""
     out: dict[bytes, Any] = {}
+    leases = f"{NAMESPACE}:lease:".encode()
     async for key in client.scan_iter(match=f"{NAMESPACE}:*"):
+        if key.startswith(leases):
+            continue
         raw_kind = await client.type(key)
         kind = raw_kind.decode() if isinstance(raw_kind, bytes) else raw_kind
         getters: dict[str, Callable[[bytes], Awaitable[Any]]] = {

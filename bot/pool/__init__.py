@@ -3,7 +3,7 @@ small hosts, threads of the bot's own process), or a job queue on Redis served b
 machine; and the timing of its moves into the metrics."""
 
 from bot.pool._backend import AiBackend
-from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError, PoolError
+from bot.pool._errors import AiOfflineError, AiTimeoutError, AiUnavailableError, PoolBusyError, PoolError
 from bot.pool._metered import MeteredChooser
 from bot.pool._pool import AiPool, PoolCounters, move_time
 from bot.pool._queue import QueueBackend, QueueCounters
@@ -14,6 +14,7 @@ from bot.pool._worker import MoveFunction
 
 __all__ = [
     "AiBackend",
+    "AiOfflineError",
     "AiPool",
     "AiTimeoutError",
     "AiUnavailableError",

@@ -21,6 +21,15 @@ class PoolBusyError(PoolError):
     """Seconds after which asking again makes sense (the game service's AI turns wait that long, then retry)."""
 
 
+class AiOfflineError(PoolBusyError):
+    """No worker is live to search the move (the job queue with every ``kingme worker`` gone): nothing was queued, no
+    try is spent; the game service tells the players that the AI is offline and asks again after ``retry_after``."""
+
+    user_message = "the AI is offline; its move comes when it is back"
+    offline = True
+    """What tells this "busy" from the others (:class:`bot.service.Offline`)."""
+
+
 class AiTimeoutError(PoolError):
     """The move took longer than its time limit plus slack."""
 

@@ -20,6 +20,12 @@ What arq gives and what this adds (checked against arq 0.28's ``worker.py``):
   case a notice was lost), so a waiting move costs the bot next to no CPU and its answer no polling delay.
 * Workers report liveness with one key each, ``kingme:ai:worker:<host>:<pid>``, renewed every
   :data:`HEARTBEAT_INTERVAL` and expiring after :data:`HEARTBEAT_TTL`; the bot reads them for its gauges.
+* With no live worker, a move is not queued: :meth:`QueueBackend.choose` raises :class:`AiOfflineError` at once (a
+  "busy" answer: the game service tells the players the AI is offline and asks again every second, spending none of
+  the turn's tries), and queues it when a worker is back. A move already queued when the last worker goes waits for as
+  long as none is live (that time does not count against its deadline); after :data:`OFFLINE_GRACE` seconds with none
+  it is taken back out of the queue, if no worker holds it, and answered the same way, so every waiting move is
+  counted once: in the queue, or in the service as a turn waiting for the AI.
 
 Game reviews (``/checkers analyse``) are jobs too, on a queue of their own (:data:`REVIEW_QUEUE`) that the same worker
 processes take only while they search no move, and run one position at a time, each position only while no move of
@@ -38,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arq.connections import ArqRedis
-from arq.constants import result_key_prefix
+from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix
 from arq.jobs import Job, JobStatus, ResultNotFound, SerializationError
 from arq.worker import JobExecutionFailed
 from redis.asyncio.client import PubSub
@@ -46,7 +52,7 @@ from redis.exceptions import RedisError
 
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import REVIEW_NODES, GameReview
-from bot.pool._errors import AiTimeoutError, AiUnavailableError
+from bot.pool._errors import AiOfflineError, AiTimeoutError, AiUnavailableError
 from bot.pool._pool import UNHEALTHY_AFTER, move_time
 from bot.pool._queue_wire import (
     DONE_CHANNEL,
@@ -69,6 +75,16 @@ from bot.pool._queue_wire import (
 )
 
 log = logging.getLogger(__name__)
+
+OFFLINE_GRACE = 5.0
+"""Seconds without a live worker after which a move waiting in the queue, held by no worker, is taken back out of it."""
+_TAKE_BACK = """
+if redis.call('exists', KEYS[3]) == 1 then return 0 end
+redis.call('zrem', KEYS[1], ARGV[1])
+redis.call('del', KEYS[2])
+return 1
+"""
+"""Take job ARGV[1] out of queue KEYS[1] (its record KEYS[2]) unless a worker holds it (its in-progress key KEYS[3])."""
 
 # -- the bot's side -----------------------------------------------------------------------------------------------
 
@@ -118,6 +134,8 @@ class QueueBackend:
         self._workers: tuple[WorkerBeat, ...] = ()
         self._queued = 0
         self._read_at: float | None = None
+        self._offline_since: float | None = None
+        """When the readings first found no live worker (None while one is live)."""
         self._consecutive_failures = 0
         self._review_wait = review_wait
         self.counters = QueueCounters()
@@ -151,6 +169,11 @@ class QueueBackend:
         """Moves that can search at once: one per live worker, and at least 1 so that turns are still handed out (and
         wait in the queue) while no worker runs."""
         return max(1, len(self._workers))
+
+    @property
+    def offline(self) -> bool:
+        """No live worker in the last reading: moves are not queued (:class:`AiOfflineError`)."""
+        return self._redis is not None and not self._workers
 
     @property
     def healthy(self) -> bool:
@@ -209,6 +232,10 @@ class QueueBackend:
         self._workers = await live_workers(self._redis)
         self._queued = await self._redis.zcard(QUEUE_NAME)
         self._read_at = time.monotonic()
+        if self._workers:
+            self._offline_since = None
+        elif self._offline_since is None:
+            self._offline_since = self._read_at
 
     async def _refresh_forever(self) -> None:
         """Read the gauges every few seconds, for as long as the backend runs: a failure of one reading (Redis out
@@ -249,14 +276,25 @@ class QueueBackend:
         input (:class:`core.RulesError`, :class:`ai.api.UnknownLevelError`, :class:`ValueError`) come back unchanged.
         """
         payload = job_payload(level, game, limits, seed)
+        name = job_id(payload)
         wait = self._queue_wait + move_time(level, limits) + self._slack
         try:
-            data = await self._run(SEARCH_FUNCTION, QUEUE_NAME, payload, job_id(payload), wait, self.counters)
+            if self.offline and not await self._known(name):
+                raise AiOfflineError(f"no live AI worker: job {name} is not queued")
+            data = await self._run(SEARCH_FUNCTION, QUEUE_NAME, payload, name, wait, self.counters)
         except (AiTimeoutError, AiUnavailableError):
             self._consecutive_failures += 1
             raise
         self._consecutive_failures = 0
-        return await self._checked(job_id(payload), game, data)
+        return await self._checked(name, game, data)
+
+    async def _known(self, name: str) -> bool:
+        """Whether job ``name`` is queued, running or done (a bot that asks for it joins it, worker or none)."""
+        assert self._redis is not None
+        try:
+            return bool(await self._redis.exists(job_key_prefix + name, result_key_prefix + name))
+        except (RedisError, OSError) as exc:
+            raise AiUnavailableError(f"the AI queue in Redis failed: {exc}") from exc
 
     async def _checked(self, name: str, game: GameInput, data: Any) -> SearchResult:
         """The result of job ``name`` when it is a legal move of ``game``; else it is deleted from Redis (so nobody
@@ -270,6 +308,18 @@ class QueueBackend:
                     await self._redis.delete(result_key_prefix + name)
             raise AiUnavailableError(f"job {name} answered no legal move ({exc}): its result is deleted") from None
         return result
+
+    async def _keep_queued(self, name: str, seconds: float) -> None:
+        """Keep job ``name``'s record (queued with an expiry: its first deadline) as long as its new deadline."""
+        assert self._redis is not None
+        with contextlib.suppress(RedisError, OSError):
+            await self._redis.pexpire(job_key_prefix + name, max(1, int(seconds * 1000)))
+
+    async def _take_back(self, name: str) -> bool:
+        """Take move ``name`` out of the queue unless a worker holds it; True when it was taken back."""
+        assert self._redis is not None
+        keys = (QUEUE_NAME, job_key_prefix + name, in_progress_key_prefix + name)
+        return bool(await self._redis.eval(_TAKE_BACK, 3, *keys, name))  # type: ignore[misc]  # redis-py types eval for both clients
 
     async def review(self, game: GameInput, nodes: int = REVIEW_NODES) -> GameReview:
         """Queue the review of a finished game (or join the same review already queued) for a worker with no move to
@@ -300,8 +350,8 @@ class QueueBackend:
                     job = Job(name, redis, _queue_name=queue, _deserializer=load_job)
                 else:
                     counters.enqueued += 1
-                async with asyncio.timeout(wait):
-                    data = await self._outcome(job, done)
+                async with asyncio.timeout(wait) as deadline:
+                    data = await self._outcome(job, done, deadline if queue == QUEUE_NAME else None)
             except TimeoutError:
                 raise AiTimeoutError(f"no AI worker answered job {name} within {wait:.0f} s") from None
             except ResultNotFound:
@@ -310,6 +360,8 @@ class QueueBackend:
                 raise AiUnavailableError(f"job {name} failed: {exc}") from None
             except (RedisError, OSError) as exc:
                 raise AiUnavailableError(f"the AI queue in Redis failed: {exc}") from exc
+        except AiOfflineError:  # taken back out of the queue: not a failure, the turn asks again
+            raise
         except Exception:  # not a cancellation: a request called off leaves its job queued for whoever asks again
             counters.failed += 1
             with contextlib.suppress(RedisError, OSError):  # a failure is not kept: asking again runs the job again
@@ -323,10 +375,25 @@ class QueueBackend:
         counters.completed += 1
         return data
 
-    async def _outcome(self, job: Job, done: asyncio.Event) -> Any:
+    async def _outcome(self, job: Job, done: asyncio.Event, deadline: asyncio.Timeout | None = None) -> Any:
         """The job's result once its outcome is stored (the job's own exception if it raised): looked for now, then at
-        each notice and every :data:`RESULT_RECHECK`. :class:`ResultNotFound` when the job is gone without one."""
+        each notice and every :data:`RESULT_RECHECK`. :class:`ResultNotFound` when the job is gone without one.
+
+        For a move (``deadline`` given), time without a live worker is added to the deadline, and a move that no
+        worker holds after :data:`OFFLINE_GRACE` seconds of that is taken back out of the queue
+        (:class:`AiOfflineError`)."""
+        loop = asyncio.get_running_loop()
+        looked = loop.time()
         while True:
+            if deadline is not None and self.offline:
+                when = deadline.when()
+                if when is not None:
+                    deadline.reschedule(when + loop.time() - looked)
+                    await self._keep_queued(job.job_id, when - looked)
+                offline_for = time.monotonic() - (self._offline_since or time.monotonic())
+                if offline_for >= OFFLINE_GRACE and await self._take_back(job.job_id):
+                    raise AiOfflineError(f"no live AI worker for {offline_for:.0f} s: job {job.job_id} taken back")
+            looked = loop.time()
             done.clear()
             info = await job.result_info()
             if info is None and await job.status() is JobStatus.not_found:

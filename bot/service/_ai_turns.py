@@ -6,8 +6,10 @@ play the AI, at most the chooser's ``capacity`` at once, read as it changes: the
 live workers), asks the :class:`MoveChooser` with no lock held, then hands the move to the service's pipeline with the
 version it was asked for; a move for an outdated version is dropped there. A turn that waits long for its place says so
 once (the AI is busy with other games). A chooser that says it is busy (an error with ``retry_after``) is asked again
-after that pause, as often as needed, and the players are told once; a chooser that keeps failing otherwise is announced
-once (``AI_FAILED``) and the turn is left for the sweeper to start again.
+after that pause, as often as needed, and the players are told once; one that says it is offline (no live worker on
+the job queue: :class:`~bot.service._ports.Offline`) is asked again the same way, and the players are told once that
+the move comes when the AI is back. Neither spends a try. A chooser that keeps failing otherwise is announced once
+(``AI_FAILED``) and the turn is left for the sweeper to start again.
 
 Across the bot's processes a turn is worked on by one at a time: a turn first takes its lease in the store (renewed
 while it runs, released when it ends, lasting ``AI_RETRY_AFTER`` seconds), so the sweeper of another process, which
@@ -33,7 +35,7 @@ from bot.service._events import AiFailed, AiThinking, Result
 from bot.service._fairness import FairGate, Owner, ThinkBudget
 from bot.service._ids import GameId
 from bot.service._models import GameKind, GameState
-from bot.service._ports import Busy, EventSink, GameRecords, MoveChooser
+from bot.service._ports import Busy, EventSink, GameRecords, MoveChooser, Offline
 from bot.settings import Settings
 from core import Color, RulesError
 
@@ -78,6 +80,7 @@ class _Turn:
     color: Color
     owner: Owner
     told_busy: bool = False
+    told_offline: bool = False
 
 
 class AiTurns:
@@ -107,6 +110,8 @@ class AiTurns:
         self._budget = ThinkBudget(settings.ai_think_budget, settings.ai_think_budget_window)
         self._gate = FairGate(lambda: chooser.capacity, self._budget)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._paused = 0
+        """Turns waiting out a "busy" or "offline" answer before they ask again."""
         self._notices: set[asyncio.Task[None]] = set()
         self._pending: dict[str, int] = {}
         """Game id -> the version an AI of this process is thinking about (each entry leaves with its task)."""
@@ -121,8 +126,8 @@ class AiTurns:
 
     @property
     def waiting(self) -> int:
-        """AI turns waiting for their place at the AI."""
-        return self._gate.waiting
+        """AI turns waiting for their place at the AI, or to ask again after a "busy" or "offline" answer."""
+        return self._gate.waiting + self._paused
 
     def thinking(self, game_id: GameId) -> bool:
         """True while an AI of this process is on a turn of the game."""
@@ -247,12 +252,18 @@ class AiTurns:
                 if not isinstance(exc, Busy):
                     raise
                 pause = float(exc.retry_after)
+                offline = isinstance(exc, Offline) and exc.offline
             finally:
                 self._budget.charge(turn.owner, loop.time() - started)
                 self._gate.release(turn.owner)
-            log.info("the AI is busy; game %s asks again in %.1f s", turn.game.id, pause)
-            await self._tell_busy(turn)
-            await asyncio.sleep(pause)
+            state = "offline" if offline else "busy"
+            log.info("the AI is %s; game %s asks again in %.1f s", state, turn.game.id, pause)
+            self._paused += 1
+            try:
+                await (self._tell_offline(turn) if offline else self._tell_busy(turn))
+                await asyncio.sleep(pause)
+            finally:
+                self._paused -= 1
 
     async def _wait_for_place(self, turn: _Turn) -> None:
         """Wait for the turn's place in the gate; if that takes longer than :data:`BUSY_NOTICE_AFTER`, the players
@@ -274,6 +285,14 @@ class AiTurns:
         turn.told_busy = True
         name = turn.game.player(turn.color).name
         text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
+        await self._sink.publish(None, [AiThinking(text, turn.game.id)])
+
+    async def _tell_offline(self, turn: _Turn) -> None:
+        if turn.told_offline:
+            return
+        turn.told_offline = True
+        name = turn.game.player(turn.color).name
+        text = _("the AI is offline right now: {name} will move as soon as it is back", name=name)
         await self._sink.publish(None, [AiThinking(text, turn.game.id)])
 
     def _limits(self, turn: _Turn, level: str) -> Limits:

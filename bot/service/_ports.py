@@ -333,6 +333,15 @@ class Busy(Protocol):
     retry_after: float
 
 
+@runtime_checkable
+class Offline(Protocol):
+    """A :class:`Busy` error that means no process can search at all now (the job queue's ``AiOfflineError``: no live
+    worker): the turn waits as for any "busy", and the players are told that the AI is offline."""
+
+    retry_after: float
+    offline: bool
+
+
 class GameReviewer(Protocol):
     """Reviews finished games (the AI pool, at low priority); raises on failure."""
 

@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
 
 from ai.review import GameReview
-from bot.emulator import DiscordEmulator
+from bot.emulator import Channel, DiscordEmulator
 from bot.pool import QueueBackend, QueueCounters
 from bot.runtime import Runtime, StartupError
 from bot.service import UserId
@@ -143,31 +143,41 @@ async def test_a_bot_restarted_while_its_ai_turn_is_queued_still_gets_the_move(
     assert len(game.game.moves) == 1
 
 
-async def test_ai_moves_waiting_in_the_bot_count_in_the_queue_depth(
+async def test_with_no_worker_the_players_are_told_the_ai_is_offline_and_the_moves_come_when_it_is_back(
     bots: Bots, world: QueueWorld, emulator: DiscordEmulator, redis_client: aioredis.Redis
 ) -> None:
-    """AI turns over the live workers' capacity wait in the game service's fair gate: /metrics and /healthz count them
-    with the moves waiting in the job queue; both are played once the workers are back."""
+    """With every worker stopped, each player is told within seconds, in the game's thread, that the AI is offline;
+    the turns wait in the bot (nothing queued, no try spent, /metrics and /healthz count both moves once) and are
+    played once the workers are back."""
     runtime = await bots.start()
     assert runtime.service is not None
     service, backend = runtime.service, bots.backend
     harness = cast(Harness, SimpleNamespace(emulator=emulator, settings=runtime.settings))
     boards = []
     with world.workers.paused():
-        await eventually(lambda: not backend.workers and backend.capacity == 1, 15, "the paused workers gone")
+        await eventually(lambda: backend.offline and backend.capacity == 1, 15, "the paused workers gone")
         for name in ("alice", "bob"):
             ai_first = {"level": "hard", "colour": "white"}
             reply = await emulator.invoke(emulator.user(name), ["checkers", "play"], ai_first)
             boards.append(await game_board(harness, reply))
-        await eventually(
-            lambda: service.ai_turns_waiting == 1 and backend.queue_depth == 1, what="one turn queued, one in the bot"
-        )
+        threads = [game_thread(harness, board) for board in boards]
+
+        def told(thread: Channel) -> list[str]:
+            return [m.content for m in emulator.messages(thread) if "offline" in m.content]
+
+        await eventually(lambda: all(told(t) for t in threads), 10, "each player told the AI is offline")
+        assert await redis_client.zcard(QUEUE) == 0 and backend.counters.enqueued == 0, "nothing queued"
+        assert service.ai_turns_waiting == 2 and backend.queue_depth == 0, "both turns wait in the bot"
         samples = await scrape(runtime.ops_url)
-        assert samples["kingme_ai_queue_depth"] == 2, "both AI moves waiting, wherever they wait"
+        assert samples["kingme_ai_queue_depth"] == 2, "both AI moves waiting, counted once each"
         async with aiohttp.ClientSession() as session, session.get(f"{runtime.ops_url}/healthz") as response:
-            assert (await response.json())["ai"]["queue_depth"] == 2
+            health = await response.json()
+        assert health["ai"]["queue_depth"] == 2 and response.status == 503
     await eventually(lambda: backend.capacity == 2, 15, "both workers back")
     await eventually(lambda: all(board_state(b) is not None for b in boards), within=60, what="both AI moves")
+    assert all(len(told(t)) == 1 for t in threads), "said once a game"
+    assert not any("could not choose" in m.content for t in threads for m in emulator.messages(t))
+    assert backend.counters == QueueCounters(enqueued=2, completed=2)
     await eventually(lambda: backend.queue_depth == 0, what="the queue seen empty")
     assert (await scrape(runtime.ops_url))["kingme_ai_queue_depth"] == 0
 

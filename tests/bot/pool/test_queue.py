@@ -24,10 +24,10 @@ from arq.constants import result_key_prefix
 from arq.jobs import serialize_result
 
 from ai.api import GameInput, Limits
-from bot.pool import AiTimeoutError, AiUnavailableError, QueueBackend, QueueCounters, WorkerBeat
+from bot.pool import AiOfflineError, AiUnavailableError, QueueBackend, QueueCounters, WorkerBeat, move_time
 from bot.pool._queue_wire import QUEUE_NAME, SEARCH_FUNCTION, WORKER_KEY_PREFIX, dump_job, job_id, job_payload
 from bot.redis_process import EmbeddedRedis
-from bot.service import GameService, MovePlayed, User
+from bot.service import GameService, MovePlayed, Offline, User
 from bot.store import RedisGameStore
 from core import Board
 from tests.bot.pool import queue_support
@@ -162,6 +162,7 @@ async def test_a_worker_stopped_mid_search_hands_its_move_back(
         module_pids = {beat.pid for beat in workers.beats()}
         with worker_commands(queue_redis.url, tmp_path / "third", count=1) as third:
             await eventually(lambda: {b.pid for b in third.beats()} - module_pids, 120, "the third worker live")
+            await eventually(lambda: set(backend.worker_pids) - module_pids, 15, "and seen live by the bot")
             game = GameInput.from_board(board)
             asked = asyncio.create_task(backend.choose("master", game, Limits(time=3.0), 8))
             await eventually(lambda: any(b.busy for b in third.beats() if b.pid not in module_pids), 30, "it searches")
@@ -242,17 +243,42 @@ async def test_a_late_result_changes_nothing(
         await service.close()
 
 
-async def test_no_worker_means_unhealthy_and_a_move_that_times_out(
-    workers: WorkerCommands, make_backend: MakeBackend, queue_redis: EmbeddedRedis
+async def test_no_worker_means_unhealthy_and_offline_and_a_move_is_not_queued(
+    workers: WorkerCommands, make_backend: MakeBackend, queue_redis: EmbeddedRedis, redis_client: aioredis.Redis
 ) -> None:
-    """Workers serve database 0; a bot on database 1 sees none, still hands out one move at a time and times out."""
+    """Workers serve database 0; a bot on database 1 sees none: it still hands out one move at a time, and answers
+    each at once that the AI is offline (a "busy" answer the service asks again after), queueing nothing."""
     alone = await make_backend(f"redis://127.0.0.1:{queue_redis.port}/1", queue_wait=0.5, move_timeout_slack=0.0)
-    assert alone.worker_pids == () and alone.capacity == 1 and not alone.healthy
-    asked = asyncio.create_task(alone.choose("hard", GameInput.from_board(midgame()), Limits(time=0.1), 1))
-    await eventually(lambda: alone.queue_depth == 1, what="the move waiting in the queue")
-    with pytest.raises(AiTimeoutError):
-        await asyncio.wait_for(asked, 30)
-    assert alone.counters.failed == 1
+    assert alone.worker_pids == () and alone.capacity == 1 and not alone.healthy and alone.offline
+    with pytest.raises(AiOfflineError) as raised:
+        await asyncio.wait_for(alone.choose("hard", GameInput.from_board(midgame()), Limits(time=0.1), 1), 5)
+    assert isinstance(raised.value, Offline) and raised.value.offline and raised.value.retry_after > 0
+    assert alone.counters == QueueCounters() and alone.queue_depth == 0, "nothing queued, nothing failed"
+    assert await redis_client.zcard(QUEUE) == 0
+
+
+async def test_a_queued_move_outlives_its_deadline_while_no_worker_is_live_then_is_taken_back(
+    workers: WorkerCommands, make_backend: MakeBackend, redis_client: aioredis.Redis
+) -> None:
+    """A move queued just before every worker stops waits past its deadline for as long as none is live (no timeout,
+    no try spent); after the grace it leaves the queue and is answered "offline"; with the workers back it is played."""
+    backend = await make_backend(queue_wait=4.0, move_timeout_slack=0.0)
+    deadline = 4.0 + move_time("hard", Limits(time=0.1))
+    game = GameInput.from_board(midgame())
+    with workers.paused():
+        started = time.monotonic()
+        asked = asyncio.create_task(backend.choose("hard", game, Limits(time=0.1), 5))
+        await eventually(lambda: redis_client.zcard(QUEUE), what="the move queued while the heartbeats still live")
+        await eventually(lambda: backend.offline, 15, "the stopped workers gone from the gauges")
+        with pytest.raises(AiOfflineError):
+            await asyncio.wait_for(asked, 30)
+        waited = time.monotonic() - started
+        assert waited > deadline + 1.0, f"it outlived its own deadline ({deadline:.1f} s): {waited:.1f} s"
+        assert backend.counters == QueueCounters(enqueued=1), "no failure counted"
+        assert await redis_client.zcard(QUEUE) == 0, "taken back out of the queue"
+    await eventually(lambda: not backend.offline, 15, "the workers back")
+    result = await asyncio.wait_for(backend.choose("hard", game, Limits(time=0.1), 5), 60)
+    assert_legal(midgame(), result)
 
 
 async def test_the_bot_spends_little_cpu_on_a_move_and_the_workers_most(

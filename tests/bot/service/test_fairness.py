@@ -242,6 +242,42 @@ async def test_a_busy_chooser_is_asked_again_and_the_player_told_once(
     assert len(told) == 1 and "busy" in told[0].text and told[0].game_id == game
 
 
+class OfflineChooser(BusyChooser):
+    """Answers "offline" (the job queue with no live worker: a "busy" error with ``offline``) until told to choose."""
+
+    class Offline(Exception):  # noqa: N818 - the shape of the job queue's AiOfflineError
+        retry_after = 0.02
+        offline = True
+
+    def __init__(self) -> None:
+        super().__init__(times=0)
+        self.back = False
+        self.refused = 0
+
+    async def choose(self, level: str, game: GameInput, limits: Limits, seed: int) -> SearchResult:
+        if not self.back:
+            self.refused += 1
+            raise self.Offline("the AI is offline")
+        return await super().choose(level, game, limits, seed)
+
+
+async def test_an_offline_ai_is_said_once_the_turn_waits_without_spending_tries_and_resumes(
+    make_service: ServiceFactory, events: EventLog
+) -> None:
+    chooser = OfflineChooser()
+    service = make_service(chooser_=chooser)
+    game = await open_ai_game(service, ANN, "c1")
+    await eventually(lambda: chooser.refused > 3 * ai_turns.AI_ATTEMPTS, what="the turn asking again and again")
+    told = [e for e in events.events if isinstance(e, AiThinking) and e.game_id == game]
+    assert len(told) == 1 and "offline" in told[0].text and "busy" not in told[0].text, [e.text for e in told]
+    assert service.ai_turns_in_flight == 1 and service.ai_turns_waiting == 1, "one turn, waiting for the AI"
+    assert AiFailed not in [type(e) for e in events.events], "no try spent, no failure announced"
+    chooser.back = True
+    await ai_idle(service)
+    assert len((await service.state(game)).game.moves) == 1, "the AI moved once a worker was back"
+    assert service.ai_turns_waiting == 0
+
+
 async def test_a_full_process_pool_is_waited_out_not_refused(make_service: ServiceFactory, events: EventLog) -> None:
     pool = AiPool(workers=1, queue_limit=1)  # the real worker process, with room for one move only
     await pool.start()

@@ -116,6 +116,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """Put the board's tiles in place as application emojis, waiting at most :data:`UPLOAD_WAIT` seconds (the rest
         goes on in the background); from now on the bot's clicks come to :attr:`clicks` through the dispatcher."""
         attach(self.bot, Dispatcher(self.service, self.clicks, self.report))
+        self.clicks.resume_tidying()  # edits after an erasure that a stopped process left
         self._tiles = asyncio.create_task(install_tiles(self.bot, self.themes), name="kingme-tiles")
         self._tiles.add_done_callback(report_failure)
         await asyncio.wait({self._tiles}, timeout=UPLOAD_WAIT)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol
 
 import discord
@@ -34,7 +34,6 @@ from bot.i18n import _
 from bot.service import (
     Challenge,
     ChallengeId,
-    Erasure,
     GameId,
     GameOverError,
     GameService,
@@ -43,6 +42,7 @@ from bot.service import (
     PositionChangedError,
     RequestId,
     Result,
+    Tidying,
     User,
     UserId,
     end_text,
@@ -86,7 +86,7 @@ class ComponentHandlers:
         self._events = events
         self._game_threads = game_threads
         self._scrubber = Scrubber(service, boards)
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[object]] = set()
 
     # -- the board's controls -------------------------------------------------------------------------------------
 
@@ -292,10 +292,19 @@ class CogClicks(ComponentHandlers):
     async def on_delete_data(self, interaction: Interaction, user_id: UserId) -> None:
         done = await _privacy.delete(interaction, self._service, user_id)
         if done.games:  # the bot's posts that show the name: edited in the background, the person told after
-            names = {interaction.user.display_name, interaction.user.name}
-            task = asyncio.create_task(self._tidy(interaction, done, names), name=f"kingme-tidy-{user_id}")
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            names = (interaction.user.display_name, interaction.user.name, done.name or "")
+            tidying = await self._service.tidyings.start(user_id, done.games, names)
+            self._in_background(self._tidy(interaction, tidying), f"kingme-tidy-{user_id}")
+
+    def resume_tidying(self) -> None:
+        """Go on, in the background, with the edits after erasures that a stopped process left."""
+        self._in_background(self._scrubber.resume(), "kingme-tidy-resume")
+
+    def _in_background(self, work: Coroutine[object, object, object], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_logged)
 
     async def close(self) -> None:
         """Stop the background edits under way (the bot is stopping)."""
@@ -303,9 +312,13 @@ class CogClicks(ComponentHandlers):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
 
-    async def _tidy(self, interaction: Interaction, erasure: Erasure, names: set[str]) -> None:
-        try:
-            done = await self._scrubber.scrub(erasure, names)
+    async def _tidy(self, interaction: Interaction, tidying: Tidying) -> None:
+        done = await self._scrubber.scrub(tidying)
+        if done is not None:
             await interaction.followup.send(_privacy.tidied(done, user_language(interaction)), ephemeral=True)
-        except Exception:  # the edits are a courtesy: the data itself is already gone
-            log.exception("tidying the posts of an erasure failed")
+
+
+def _logged(task: asyncio.Task[object]) -> None:
+    """The edits after an erasure are a courtesy (the data itself is gone): a failure is logged, never raised."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the edits after an erasure failed", exc_info=task.exception())

@@ -90,7 +90,7 @@ from bot.service._ports import (
     ReviewRecords,
     Settlement,
 )
-from bot.service._privacy import DELETED_NAME, Erasure, PersonalData
+from bot.service._privacy import DELETED_NAME, Erasure, PersonalData, Tidying, Tidyings
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
@@ -186,6 +186,8 @@ __all__ = [
     "TakebackDone",
     "TakebackRequested",
     "TakebackWithdrawn",
+    "Tidying",
+    "Tidyings",
     "UnknownChallengeError",
     "UnknownGameError",
     "User",

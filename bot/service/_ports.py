@@ -284,6 +284,22 @@ class ErasureRecords(Protocol):
         now, ``history`` when their history holds more than the ``finished`` games the caller anonymised."""
         ...
 
+    async def save_tidying(self, user_id: UserId, record: str) -> None:
+        """Keep (or replace) the record of the posts still to edit after ``user_id``'s erasure."""
+        ...
+
+    async def tidying_records(self) -> dict[UserId, str]:
+        """Every erasure's record of posts still to edit, by user id."""
+        ...
+
+    async def drop_tidying(self, user_id: UserId) -> None: ...
+
+    async def claim_tidying(self, user_id: UserId, holder: str, ttl: float) -> bool:
+        """Take (or renew) the lease on ``user_id``'s edits for ``ttl`` seconds; False while another holds it."""
+        ...
+
+    async def release_tidying(self, user_id: UserId, holder: str) -> None: ...
+
 
 class RateBuckets(Protocol):
     """The token buckets of the rate limits."""

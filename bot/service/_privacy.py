@@ -10,6 +10,8 @@ person with a game in progress or a pending challenge is asked to end those firs
 
 from __future__ import annotations
 
+import json
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -23,6 +25,8 @@ from bot.service._pdn import game_pdn
 from bot.service._ports import ChallengeRecords, CommitConflict, ErasureRecords, GameRecords, RatingRecords
 from bot.service._standings import GLOBAL_SCOPE, guild_scope
 from core import VARIANTS
+
+log = logging.getLogger(__name__)
 
 DELETED_NAME = "Deleted player"
 DELETED_ID = UserId("deleted")
@@ -176,3 +180,68 @@ class Privacy:
         """The ladders the user may be on: everyone's and those of the servers they finished games in."""
         guilds = set(await self._store.user_guilds(user_id)) | set(more_guilds)
         return [GLOBAL_SCOPE, *(guild_scope(g) for g in sorted(guilds))]
+
+
+@dataclass(frozen=True)
+class Tidying:
+    """After an erasure, the games whose posts (boards, results, pings, thread names) a front end still has to edit,
+    and the names to take out of them. Kept in the store until done, so a restart resumes it; the names are the
+    person's only trace left, and go with the record."""
+
+    user_id: UserId
+    games: tuple[GameId, ...]
+    names: tuple[str, ...]
+
+    def dumps(self) -> str:
+        return json.dumps({"games": list(self.games), "names": list(self.names)})
+
+    @classmethod
+    def loads(cls, user_id: UserId, text: str) -> Tidying:
+        """Raises ValueError when ``text`` is no such record."""
+        try:
+            data = json.loads(text)
+            games, names = data["games"], data["names"]
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(f"not a tidying record: {exc}") from None
+        if not isinstance(games, list) or not isinstance(names, list):
+            raise ValueError("not a tidying record: games and names are lists")
+        return cls(user_id, tuple(GameId(str(g)) for g in games), tuple(str(n) for n in names))
+
+
+class Tidyings:
+    """The erasures whose posts are still being edited, resumable by any process of the bot (one at a time: a lease
+    per person)."""
+
+    def __init__(self, store: ErasureRecords) -> None:
+        self._store = store
+
+    async def start(self, user_id: UserId, games: Iterable[GameId], names: Iterable[str]) -> Tidying:
+        tidying = Tidying(user_id, tuple(games), tuple(sorted({n for n in names if n and n != DELETED_NAME})))
+        await self._store.save_tidying(user_id, tidying.dumps())
+        return tidying
+
+    async def pending(self) -> list[Tidying]:
+        """Every erasure with posts left to edit; an unreadable record is logged and dropped (it cannot be resumed)."""
+        found = []
+        for user_id, text in (await self._store.tidying_records()).items():
+            try:
+                found.append(Tidying.loads(user_id, text))
+            except ValueError as exc:
+                log.warning("dropped the unreadable tidying record of user %s: %s", user_id, exc)
+                await self._store.drop_tidying(user_id)
+        return found
+
+    async def done_with(self, tidying: Tidying, game_id: GameId) -> Tidying:
+        """``game_id``'s posts are edited: the record without it (dropped when nothing is left)."""
+        left = Tidying(tidying.user_id, tuple(g for g in tidying.games if g != game_id), tidying.names)
+        if left.games:
+            await self._store.save_tidying(left.user_id, left.dumps())
+        else:
+            await self._store.drop_tidying(left.user_id)
+        return left
+
+    async def claim(self, user_id: UserId, holder: str, ttl: float) -> bool:
+        return await self._store.claim_tidying(user_id, holder, ttl)
+
+    async def release(self, user_id: UserId, holder: str) -> None:
+        await self._store.release_tidying(user_id, holder)

@@ -34,7 +34,7 @@ from bot.service._ports import (
     MoveChooser,
     NullSink,
 )
-from bot.service._privacy import Erasure, PersonalData, Privacy
+from bot.service._privacy import Erasure, PersonalData, Privacy, Tidyings
 from bot.service._queries import Queries
 from bot.service._review import Reviews
 from bot.service._standings import Standings
@@ -83,6 +83,8 @@ class GameService(Queries):
         self._challenges = Challenges(store, self._settings, clock)
         self._rates = RateLimits(store, self._settings, clock)
         self._privacy = Privacy(store, clock)
+        self.tidyings = Tidyings(store)
+        """The erasures whose posts a front end is still editing (:class:`~bot.service._privacy.Tidying`)."""
         self._reviews = Reviews(store, reviewer)
 
     @property

@@ -161,3 +161,24 @@ class RedisRecords(RedisBase):
 
     async def release_turn(self, game_id: GameId, version: int, holder: str) -> None:
         await self._turn_lease(game_id, version, holder).release()
+
+    # -- the posts still to edit after an erasure ---------------------------------------------------------------
+
+    async def save_tidying(self, user_id: UserId, record: str) -> None:
+        await awaitable(self._r.hset(self._k("tidying"), user_id, record))
+
+    async def tidying_records(self) -> dict[UserId, str]:
+        rows = await awaitable(self._r.hgetall(self._k("tidying")))
+        return {UserId(decoded(user)): decoded(record) for user, record in rows.items()}
+
+    async def drop_tidying(self, user_id: UserId) -> None:
+        await awaitable(self._r.hdel(self._k("tidying"), user_id))
+
+    def _tidying_lease(self, user_id: str, holder: str, ttl: float = 1.0) -> RedisLease:
+        return RedisLease(self._r, f"tidying:{user_id}", ttl=ttl, holder=holder, namespace=self._ns)
+
+    async def claim_tidying(self, user_id: UserId, holder: str, ttl: float) -> bool:
+        return await self._tidying_lease(user_id, holder, ttl).hold()
+
+    async def release_tidying(self, user_id: UserId, holder: str) -> None:
+        await self._tidying_lease(user_id, holder).release()

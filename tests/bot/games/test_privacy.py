@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.emulator import Message
 from bot.service import UserId
+from bot.store import NAMESPACE
 from core.pdn import read_pdn
 from tests.bot.games.conftest import Harness, component, custom_ids, description, play_first_move, resign
 from tests.bot.games.test_challenge import start_game
@@ -76,3 +77,34 @@ async def test_see_delete_confirm_and_the_opponent_keeps_the_game(harness: Harne
     assert not [key for key in stored if str(alice.id).encode() in key], "no key is named after alice"
     assert str(alice.id) not in repr(stored) and "alice" not in repr(stored), "no value names alice"
     assert (await privacy(harness, "alice")).content == "King Me stores nothing about you."
+
+
+async def test_edits_a_stopped_bot_left_are_made_at_its_next_start_old_results_included(harness: Harness) -> None:
+    """A bot that stopped right after an erasure (its edits recorded, none made) makes them when it starts again; a
+    result posted before results were recorded with the game is found in the game's thread and edited too."""
+    emulator = harness.emulator
+    board, black, _white = await start_game(harness)
+    thread = emulator.threads()[0]
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await resign(harness, black, channel=thread)
+    await eventually(lambda: any("alice" in m.content for m in emulator.messages(thread)[1:]), what="the result")
+    assert harness.service is not None
+    [game] = await harness.service.history(UserId(str(bob.id)))
+    await harness.redis.hdel(f"{NAMESPACE}:game:{game.id}", "result")  # as older versions kept it: no record of it
+
+    erasure = await harness.service.erase_personal_data(UserId(str(alice.id)))
+    await harness.service.tidyings.start(UserId(str(alice.id)), erasure.games, ["alice"])
+    await harness.restart()  # the bot stopped before any edit
+
+    def shows_alice() -> list[str]:
+        shown = [thread.name] + [m.content + repr(m.embeds) for m in emulator.messages(thread)]
+        return [text[:120] for text in shown if "alice" in text]
+
+    await eventually(lambda: not shows_alice(), within=30, what="alice's name edited out after the restart")
+    assert "Deleted player" in thread.name and board.id in {m.id for m in emulator.messages(thread)}
+    async def record_gone() -> bool:
+        return not await harness.redis.exists(f"{NAMESPACE}:tidying")
+
+    await eventually(record_gone, what="the record (with her name) gone with the edits")
+    stored = await snapshot(harness.redis)
+    assert "alice" not in repr(stored), "no value names alice"

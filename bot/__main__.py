@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from bot.cli import main as cli_main
-
 
 def main() -> None:
+    # Imported here, not at the top: the AI's worker processes are spawned, and a spawned process imports the main
+    # module again (the ``kingme`` script imports this one); they need none of the command line's imports.
+    from bot.cli import main as cli_main
+
     sys.exit(cli_main())
 
 

@@ -24,6 +24,8 @@ from bot.games._theme import BoardThemes
 
 log = logging.getLogger(__name__)
 
+UPLOADS_AT_ONCE: Final = 4
+"""Tiles uploaded at a time (discord.py waits out the route's rate limit for each request)."""
 UPLOAD_WAIT: Final = 15.0
 """Seconds the bot's start waits for the tiles before going on (the upload goes on in the background: boards shown
 meanwhile use the Unicode theme)."""
@@ -55,10 +57,19 @@ async def _upload_missing(client: discord.Client) -> dict[str, int]:
     missing = [tile for tile in _tiles.tiles() if tile.name not in emojis]
     if missing:
         log.info("uploading %d board tiles as application emojis", len(missing))
-    for tile in missing:
-        image = await asyncio.to_thread(_tiles.png, tile)
-        emoji = await client.create_application_emoji(name=tile.name, image=image)
-        emojis[tile.name] = emoji.id
+    images = await asyncio.to_thread(lambda: [_tiles.png(tile) for tile in missing])  # kept on disk once drawn
+    uploads = asyncio.Semaphore(UPLOADS_AT_ONCE)
+
+    async def upload(tile: _tiles.Tile, image: bytes) -> None:
+        async with uploads:
+            emojis[tile.name] = (await client.create_application_emoji(name=tile.name, image=image)).id
+
+    try:
+        async with asyncio.TaskGroup() as group:  # the first refusal calls the others off
+            for tile, image in zip(missing, images, strict=True):
+                group.create_task(upload(tile, image))
+    except ExceptionGroup as failed:  # the first refusal is the one to report
+        raise failed.exceptions[0] from None
     return emojis
 
 

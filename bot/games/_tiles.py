@@ -12,6 +12,10 @@ description (no image file is kept in the project). A board is a grid of tiles:
 Every emoji name is ``km<version>_<code>`` (:data:`TILESET_VERSION`): a redesign bumps the version, so its tiles are
 uploaded beside the old ones instead of being mistaken for them.
 
+Drawing the 124 tiles takes a second or more of CPU, so each PNG is kept in the user's cache folder
+(``kingme/tiles/<fingerprint of this file>/``, beside the search kernel's compiled code, see :mod:`ai.kernel.cache`):
+a start that has to upload them (a new application, or the sandbox's fresh emulated Discord) reads them from there.
+
 The colours are chosen by measured contrast (WCAG 2 relative luminance, :func:`contrast`): each piece's body against
 every square it is drawn on and against the light square, the two sides against each other, a crown against its
 piece's body and a square's number against its square are all at least :data:`MIN_CONTRAST`.
@@ -19,14 +23,20 @@ piece's body and a square's number against its square are all at least :data:`MI
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import io
+import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from ai.kernel.cache import user_cache_home
 from core import Color
 
 TILESET_VERSION: Final = 1
@@ -39,6 +49,7 @@ MAX_SQUARES: Final = 32
 """Numbered tiles are drawn for squares 1..32 and labels for 8 ranks and files: boards up to 8×8."""
 MAX_SIZE: Final = 8
 _SCALE: Final = 4
+_PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 """Drawn at 4× and scaled down: Pillow's shapes have no anti-aliasing of their own."""
 
 Mark = Literal["", "s", "x"]
@@ -176,7 +187,28 @@ def tiles() -> Iterator[Tile]:
 
 @functools.cache
 def png(tile: Tile) -> bytes:
-    """The tile as a PNG of :data:`SIZE` pixels a side (drawn once per process)."""
+    """The tile as a PNG of :data:`SIZE` pixels a side: read from the cache folder, else drawn and kept there."""
+    path = cache_dir() / f"{tile.name}.png"
+    with contextlib.suppress(OSError):
+        kept = path.read_bytes()
+        if kept.startswith(_PNG_SIGNATURE):
+            return kept
+    image = draw(tile)
+    with contextlib.suppress(OSError):  # a read-only or full cache only costs the next start the drawing
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
+            out.write(image)
+        os.replace(out.name, path)  # whole or not at all, even with two processes drawing at once
+    return image
+
+
+def cache_dir() -> Path:
+    """Where the drawn tiles are kept: a folder per version of this file, so a change of the drawing draws anew."""
+    return user_cache_home() / "kingme" / "tiles" / hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+
+
+def draw(tile: Tile) -> bytes:
+    """Draw the tile as a PNG of :data:`SIZE` pixels a side."""
     big = SIZE * _SCALE
     image = Image.new("RGB", (big, big), _background(tile))
     canvas = ImageDraw.Draw(image)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -190,3 +191,25 @@ async def test_without_its_tiles_the_bot_draws_unicode_and_marks_the_last_move(h
         what="the last move's end marked on the Unicode board",
     )
     assert UNICODE.trail in description(board)
+
+
+def test_the_tiles_are_drawn_once_per_machine_and_kept_in_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tile is drawn once and kept in the user's cache folder (never under the data folder); the next process
+    reads it from there, and a damaged file is drawn again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    king, man = _tiles.piece(Color.WHITE, True), _tiles.piece(Color.BLACK, False)
+    _tiles.png.cache_clear()
+    try:
+        drawn = _tiles.png(king)
+        kept = _tiles.cache_dir() / f"{king.name}.png"
+        assert kept.is_relative_to(tmp_path / "kingme" / "tiles") and kept.read_bytes() == drawn == _tiles.draw(king)
+        kept.write_bytes(_tiles.draw(man))  # what the next process finds there is what it uploads
+        _tiles.png.cache_clear()
+        assert _tiles.png(king) == _tiles.draw(man), "read from the cache, not drawn"
+        kept.write_bytes(b"not a png")
+        _tiles.png.cache_clear()
+        assert _tiles.png(king) == drawn and kept.read_bytes() == drawn, "a damaged file is drawn again"
+    finally:
+        _tiles.png.cache_clear()

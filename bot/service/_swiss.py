@@ -16,7 +16,7 @@ What is implemented, in order of priority:
    half of its score group, top first (the Dutch ``S1[i]`` v ``S2[i]``; a later choice is a transposition), (b) its
    own upper half, nearest the middle first (an exchange), (c) the players of lower score groups, highest first (a
    float down; an odd score group floats its lowest player, who then meets the top of the next group). In single-game
-   rounds, within (a) and (b) an opponent whose colour preference agrees with ``p``'s is tried first.
+   rounds, within (a) and (b) an opponent who is not due the same colour as ``p`` is tried first.
 
 So the result is the Dutch pairing in the ordinary cases (the score group split, transpositions and floats as the
 handbook shows them), and a legal, deterministic pairing in every case; it is not a full implementation of the

@@ -10,7 +10,7 @@ The tie-breaks, in order (:data:`TIEBREAKS`):
   *Buchholz* adds, for each round a player was in, its opponent's score; a **bye counts as a virtual opponent with the
   player's own score** (as FIDE's 2023 tie-break rules do for unplayed rounds), so a bye neither rewards nor punishes,
   and *cut-1* drops the lowest of those values (the bye's included). A round the player was not in (not yet entered,
-  withdrawn) adds nothing.
+  withdrawn), or whose match has no game scored yet, adds nothing.
   *Sonneborn-Berger* adds, game by game, the opponent's score times the points scored in that game (a win the whole
   score, a draw half); a bye adds nothing.
   *Games won* counts games won over the board; a bye is not one.
@@ -136,7 +136,7 @@ def tournament_standings(tournament: Tournament) -> tuple[StandingRow, ...]:
 
 
 def _buchholz_cut1(rounds: tuple[RoundResult, ...], points: Mapping[UserId, Fraction], own: Fraction) -> Fraction:
-    opponents = sorted(own if r.opponent is None else points[r.opponent] for r in rounds)
+    opponents = sorted(own if r.opponent is None else points[r.opponent] for r in rounds if r.results)
     return sum(opponents[1:], Fraction(0))
 
 

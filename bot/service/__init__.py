@@ -1,5 +1,6 @@
 """The game service: King Me's games, independent of any front end (Discord, HTTP, the local sandbox)."""
 
+from bot.service._arena import ArenaWaiting, arena_points, arena_round, arena_scores, pair_arena
 from bot.service._errors import (
     AlreadyDoneError,
     AlreadyPlayingError,
@@ -92,21 +93,40 @@ from bot.service._ports import (
 )
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData, Tidying, Tidyings
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
+from bot.service._round_robin import berger_table, pair_round_robin
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
+from bot.service._swiss import pair_swiss
+from bot.service._tournament_ballots import ballot_of, round_ballot
+from bot.service._tournament_model import (
+    Bye,
+    Entrant,
+    MatchKind,
+    Pairing,
+    PairingError,
+    Round,
+    Tournament,
+    TournamentError,
+    TournamentFormat,
+    TournamentRecordError,
+)
+from bot.service._tournament_standings import TIEBREAKS, RoundResult, StandingRow, TieBreak, tournament_standings
 from bot.service._wording import end_text, side_name
 
 __all__ = [
     "DELETED_NAME",
     "NO_QUOTAS",
+    "TIEBREAKS",
     "AiFailed",
     "AiThinking",
     "AlreadyDoneError",
     "AlreadyPlayingError",
     "AmbiguousMoveError",
     "Analysis",
+    "ArenaWaiting",
     "Bucket",
     "Busy",
+    "Bye",
     "Challenge",
     "ChallengeAccepted",
     "ChallengeCancelled",
@@ -123,6 +143,7 @@ __all__ = [
     "DrawDeclined",
     "DrawOffered",
     "DrawWithdrawn",
+    "Entrant",
     "Erasure",
     "ErasureRecords",
     "Event",
@@ -146,6 +167,7 @@ __all__ = [
     "LeaderboardEntry",
     "LimitReachedError",
     "Marks",
+    "MatchKind",
     "MessageId",
     "MessageRef",
     "MoveChooser",
@@ -157,6 +179,8 @@ __all__ = [
     "NullSink",
     "Offline",
     "OtherGuildError",
+    "Pairing",
+    "PairingError",
     "Passed",
     "PersonalData",
     "PlayerRef",
@@ -176,9 +200,12 @@ __all__ = [
     "ReviewRecords",
     "ReviewUnavailableError",
     "RoomClosedError",
+    "Round",
+    "RoundResult",
     "SelfChallengeError",
     "ServiceError",
     "Settlement",
+    "StandingRow",
     "Status",
     "StoreUnavailableError",
     "Sweeper",
@@ -188,13 +215,28 @@ __all__ = [
     "TakebackWithdrawn",
     "Tidying",
     "Tidyings",
+    "TieBreak",
+    "Tournament",
+    "TournamentError",
+    "TournamentFormat",
+    "TournamentRecordError",
     "UnknownChallengeError",
     "UnknownGameError",
     "User",
     "UserId",
+    "arena_points",
+    "arena_round",
+    "arena_scores",
+    "ballot_of",
+    "berger_table",
     "duration",
     "end_text",
     "is_id",
+    "pair_arena",
+    "pair_round_robin",
+    "pair_swiss",
+    "round_ballot",
     "rules_text",
     "side_name",
+    "tournament_standings",
 ]

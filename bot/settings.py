@@ -118,6 +118,8 @@ class Settings(BaseSettings):
     """Active games against the AI one person may have at once (a new one is refused with this number)."""
     exhibitions_per_guild: int = Field(default=2, ge=1)
     """Active AI-versus-AI exhibitions (``/checkers watch``) a server may have at once."""
+    tournaments_per_guild: int = Field(default=2, ge=1)
+    """Live (open or running) tournaments a server may have at once (one per channel in any case)."""
     challenges_per_sender: int = Field(default=5, ge=1)
     """Pending challenges one person may have sent and not yet seen answered, cancelled or expired."""
     challenges_per_target: int = Field(default=5, ge=1)

@@ -24,6 +24,7 @@ from bot.service._errors import (
     StoreUnavailableError,
     UnknownChallengeError,
     UnknownGameError,
+    UnknownTournamentError,
     rules_text,
 )
 from bot.service._events import (
@@ -45,12 +46,15 @@ from bot.service._events import (
     Passed,
     RatingChanged,
     Result,
+    RoundStarted,
     TakebackDeclined,
     TakebackDone,
     TakebackRequested,
     TakebackWithdrawn,
+    TournamentEvent,
+    TournamentFinished,
 )
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, TournamentId, UserId
 from bot.service._models import (
     Challenge,
     ChallengeStatus,
@@ -65,6 +69,7 @@ from bot.service._models import (
     RatingChange,
     Status,
     User,
+    is_ai_id,
     is_id,
 )
 from bot.service._options import duration
@@ -90,6 +95,7 @@ from bot.service._ports import (
     Request,
     ReviewRecords,
     Settlement,
+    TournamentRecords,
 )
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData, Tidying, Tidyings
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
@@ -110,11 +116,23 @@ from bot.service._tournament_model import (
     TournamentFormat,
     TournamentRecordError,
 )
+from bot.service._tournament_record import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MIN_PLAYERS,
+    BoardGame,
+    TournamentRecord,
+    TournamentStatus,
+)
 from bot.service._tournament_standings import TIEBREAKS, RoundResult, StandingRow, TieBreak, tournament_standings
+from bot.service._tournaments import RoomMaker, Tournaments
 from bot.service._wording import end_text, side_name
 
 __all__ = [
     "DELETED_NAME",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MIN_PLAYERS",
     "NO_QUOTAS",
     "TIEBREAKS",
     "AiFailed",
@@ -124,6 +142,7 @@ __all__ = [
     "AmbiguousMoveError",
     "Analysis",
     "ArenaWaiting",
+    "BoardGame",
     "Bucket",
     "Busy",
     "Bye",
@@ -200,8 +219,10 @@ __all__ = [
     "ReviewRecords",
     "ReviewUnavailableError",
     "RoomClosedError",
+    "RoomMaker",
     "Round",
     "RoundResult",
+    "RoundStarted",
     "SelfChallengeError",
     "ServiceError",
     "Settlement",
@@ -218,10 +239,18 @@ __all__ = [
     "TieBreak",
     "Tournament",
     "TournamentError",
+    "TournamentEvent",
+    "TournamentFinished",
     "TournamentFormat",
+    "TournamentId",
+    "TournamentRecord",
     "TournamentRecordError",
+    "TournamentRecords",
+    "TournamentStatus",
+    "Tournaments",
     "UnknownChallengeError",
     "UnknownGameError",
+    "UnknownTournamentError",
     "User",
     "UserId",
     "arena_points",
@@ -231,6 +260,7 @@ __all__ = [
     "berger_table",
     "duration",
     "end_text",
+    "is_ai_id",
     "is_id",
     "pair_arena",
     "pair_round_robin",

@@ -38,6 +38,7 @@ __all__ = [
     "StoreUnavailableError",
     "UnknownChallengeError",
     "UnknownGameError",
+    "UnknownTournamentError",
     "creation_refused",
     "rules_text",
 ]
@@ -58,6 +59,10 @@ class UnknownGameError(ServiceError):
 
 class UnknownChallengeError(ServiceError):
     """No pending challenge has that id."""
+
+
+class UnknownTournamentError(ServiceError):
+    """No tournament has that id."""
 
 
 class OtherGuildError(ServiceError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, TournamentId, UserId
 from bot.service._models import Challenge, GameView, RatingChange
 
 
@@ -143,6 +143,33 @@ class GameOver(Event):
 @dataclass(frozen=True, kw_only=True)
 class RatingChanged(Event):
     change: RatingChange
+
+
+# -- tournaments ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentEvent(Event):
+    """An event of a tournament, with where it is played, so a front end can show it after a restart."""
+
+    tournament_id: TournamentId
+    guild_id: GuildId
+    channel_id: ChannelId
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundStarted(TournamentEvent):
+    """A round is paired and its games are open (round 1 at the start)."""
+
+    round: int
+    games: tuple[GameId, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentFinished(TournamentEvent):
+    """The last round ended (or the tournament was cancelled): the standings are final."""
+
+    cancelled: bool = False
 
 
 @dataclass(frozen=True)

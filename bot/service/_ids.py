@@ -23,3 +23,5 @@ MessageId = NewType("MessageId", str)
 """A message's snowflake, as text."""
 RequestId = NewType("RequestId", str)
 """The idempotency key of one request (a Discord interaction's id): whatever it changes is changed at most once."""
+TournamentId = NewType("TournamentId", str)
+"""A tournament's id (12 hex digits)."""

@@ -35,6 +35,11 @@ def new_id() -> str:
     return secrets.token_hex(ID_LENGTH // 2)
 
 
+def is_ai_id(user_id: str) -> bool:
+    """Whether ``user_id`` names an AI level (``ai:hard``), not a person."""
+    return user_id.startswith(AI_ID_PREFIX)
+
+
 def is_id(text: object) -> bool:
     """True for text shaped like an id of :func:`new_id`: a store builds keys only from such text, so an id a user
     typed can never name another key (``<id>:moves`` is no game)."""

@@ -22,7 +22,7 @@ from bot.service._events import Event, Result
 from bot.service._ids import GameId, GuildId, RequestId
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import GameState, GameView
-from bot.service._ports import CommitConflict, EventObserver, EventSink, GameRecords, MoveChooser
+from bot.service._ports import NO_QUOTAS, CommitConflict, EventObserver, EventSink, GameRecords, MoveChooser
 from bot.service._requests import once
 from bot.service._standings import Standings
 from bot.service._transitions import Plan, Step
@@ -57,7 +57,7 @@ class Pipeline:
         self._standings = standings
         self._settings = settings
         self._clock = clock
-        self._observers = observers
+        self._observers: tuple[EventObserver, ...] = tuple(observers)
         self._locks = KeyedLocks()
         self._quotas = quotas(settings)
         self.cache: BoundedDict[str, GameState] = BoundedDict(CACHED_GAMES)
@@ -70,11 +70,15 @@ class Pipeline:
         challenge: tuple[models.Challenge, models.Challenge] | None = None,
         room: Room | None = None,
         request: RequestId | None = None,
+        *,
+        bounded: bool = True,
     ) -> Result:
         """Store a new game (closing the ``challenge`` it answers in the same write), then schedule the AI; with
-        ``room``, in the room it opens; with ``request``, once for that request (see :mod:`bot.service._requests`)."""
+        ``room``, in the room it opens; with ``request``, once for that request (see :mod:`bot.service._requests`).
+        Without ``bounded`` (a tournament's game) neither the quotas nor the one-game-per-channel rule apply."""
         game = step.after
-        if room is not None and (tag := await self._store.bound_reached(game, self._quotas)) is not None:
+        quotas = self._quotas if bounded else NO_QUOTAS
+        if room is not None and (tag := await self._store.bound_reached(game, quotas)) is not None:
             raise limit_reached(tag, self._settings) or creation_refused(tag)  # before a room is opened in vain
         room_id = await room() if room is not None else None
         if room_id is not None:
@@ -82,9 +86,9 @@ class Pipeline:
         create = partial(
             self._store.create_game,
             game,
-            one_per_channel=self._settings.one_game_per_channel,
+            one_per_channel=self._settings.one_game_per_channel and bounded,
             challenge=challenge,
-            quotas=self._quotas,
+            quotas=quotas,
         )
         try:
             await once(self._store, request, game, lambda r: create(request=r))
@@ -149,6 +153,10 @@ class Pipeline:
     async def apply_ai_move(self, game: GameState, move: str) -> Result:
         plan = partial(_transitions.ai_move, text=move)
         return await self.transact(game.id, None, plan, expected_version=game.version)
+
+    def add_observer(self, observer: EventObserver) -> None:
+        """Hear the events of every committed step from now on (see :meth:`observed`)."""
+        self._observers = (*self._observers, observer)
 
     def observed(self, result: Result) -> Result:
         """Hand a committed step's events to the observers; an observer's failure is logged, the step stands."""

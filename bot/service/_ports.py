@@ -13,8 +13,9 @@ from typing import Protocol, runtime_checkable
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import GameReview
 from bot.service._events import Event
-from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, RequestId, UserId
+from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, RequestId, TournamentId, UserId
 from bot.service._models import Challenge, GameState, GameView, MessageRef, Rating
+from bot.service._tournament_record import TournamentRecord
 
 
 class CommitConflict(Exception):  # noqa: N818 - a refusal the caller expects, not an error
@@ -321,8 +322,58 @@ class Marks(Protocol):
     async def drop_mark(self, name: str) -> None: ...
 
 
+class TournamentRecords(Protocol):
+    """Tournaments: one JSON record each with a version, and the indexes that keep one live tournament per channel
+    and per person (:mod:`bot.service._tournament_record`)."""
+
+    async def create_tournament(self, record: TournamentRecord, *, per_guild: int) -> TournamentRecord:
+        """Store a new tournament (returned at version 1), holding its channel and its entrants. :class:`CommitConflict`
+        ``channel`` when the channel holds a live tournament, ``guild`` when the server holds ``per_guild`` of them,
+        ``player`` when an entrant is in another live one."""
+        ...
+
+    async def load_tournament(self, tournament_id: TournamentId) -> TournamentRecord | None:
+        """The tournament (None when there is none, or its record is unreadable: logged)."""
+        ...
+
+    async def save_tournament(self, before: TournamentRecord, after: TournamentRecord) -> TournamentRecord:
+        """Replace ``before`` by ``after`` (returned at the next version) if it is still stored at ``before``'s
+        version, keeping the indexes (entrants who joined or left, the games of new rounds; a tournament that ends
+        frees its channel and its players). :class:`CommitConflict` ``version`` when it changed meanwhile, ``player``
+        when an entrant who joined is in another live tournament."""
+        ...
+
+    async def tournament_of_game(self, game_id: GameId) -> TournamentId | None: ...
+
+    async def tournament_of_player(self, user_id: UserId) -> TournamentId | None:
+        """The live tournament a person is entered in."""
+        ...
+
+    async def tournament_in_channel(self, guild_id: GuildId, channel_id: ChannelId) -> TournamentId | None:
+        """The live tournament of a channel."""
+        ...
+
+    async def live_tournaments(self) -> list[TournamentId]:
+        """Every open or running tournament (for the sweeper)."""
+        ...
+
+    async def claim_tournament(self, tournament_id: TournamentId, holder: str, ttl: float) -> bool:
+        """Take (or renew) the lease on pairing the tournament's next round; False while another process holds it."""
+        ...
+
+    async def release_tournament(self, tournament_id: TournamentId, holder: str) -> None: ...
+
+
 class GameStore(
-    GameRecords, ChallengeRecords, RatingRecords, ReviewRecords, ErasureRecords, RateBuckets, Marks, Protocol
+    GameRecords,
+    ChallengeRecords,
+    RatingRecords,
+    ReviewRecords,
+    ErasureRecords,
+    RateBuckets,
+    Marks,
+    TournamentRecords,
+    Protocol,
 ):
     """Durable games, challenges, indexes and ratings: every port above, in one store (the Redis store implements
     them all; each part of the service is given only the ports it uses). Every write is one atomic, guarded step.

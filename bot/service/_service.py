@@ -38,6 +38,7 @@ from bot.service._privacy import Erasure, PersonalData, Privacy, Tidyings
 from bot.service._queries import Queries
 from bot.service._review import Reviews
 from bot.service._standings import Standings
+from bot.service._tournaments import Tournaments
 from bot.service._transitions import Skip, Step
 from bot.settings import DAY, Settings
 from core import Board
@@ -86,6 +87,9 @@ class GameService(Queries):
         self.tidyings = Tidyings(store)
         """The erasures whose posts a front end is still editing (:class:`~bot.service._privacy.Tidying`)."""
         self._reviews = Reviews(store, reviewer)
+        self.tournaments = Tournaments(store, self._pipe, self._settings, clock, self._sink)
+        """Swiss and round-robin tournaments (:mod:`bot.service._tournaments`)."""
+        self._pipe.add_observer(self.tournaments.observe)
 
     @property
     def settings(self) -> Settings:
@@ -145,6 +149,7 @@ class GameService(Queries):
         being computed."""
         await self._pipe.ai.close()
         await self._reviews.close()
+        await self.tournaments.close()
 
     # -- challenges -----------------------------------------------------------------------------------------------
 
@@ -433,6 +438,7 @@ class GameService(Queries):
             cutoff = now - self._settings.game_retention_days * DAY
             if deleted := await self._privacy.delete_finished(cutoff, limit):
                 log.info("deleted %d finished games older than GAME_RETENTION_DAYS", deleted)
+        await self.tournaments.sweep()
         return results
 
     async def _remember(self, *users: User | None) -> None:

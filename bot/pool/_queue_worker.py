@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait as wait_for_exit
 from multiprocessing.process import BaseProcess
 from types import FrameType
-from typing import Any, Final, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
 from arq.constants import in_progress_key_prefix
 from arq.worker import Worker, func
@@ -92,6 +92,7 @@ class WorkerOptions:
 
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass
@@ -243,12 +244,14 @@ async def _kernel(state: _State, *, low: bool = False) -> AsyncIterator[None]:
             state.kernel.release()
 
 
-async def _in_thread(state: _State, job_id: str, limit: float, function: Callable[..., T], *args: Any) -> T:
-    """``function(*args)`` in a thread (the kernel releases the GIL, so the event loop keeps the lease and the
+async def _in_thread(
+    state: _State, job_id: str, limit: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """``function(*args, **kwargs)`` in a thread (the kernel releases the GIL, so the event loop keeps the lease and the
     heartbeat going), within ``limit`` seconds; past it the thread cannot be stopped, so this process ends after the
     job (see :func:`_after_job`)."""
     try:
-        return await asyncio.wait_for(asyncio.to_thread(function, *args), limit)
+        return await asyncio.wait_for(asyncio.to_thread(function, *args, **kwargs), limit)
     except TimeoutError:
         state.stuck = True
         raise AiTimeoutError(f"the search of job {job_id} ran past {limit:.0f} s") from None

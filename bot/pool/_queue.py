@@ -35,7 +35,6 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from arq.connections import ArqRedis
 from arq.constants import result_key_prefix
@@ -58,6 +57,8 @@ from bot.pool._queue_wire import (
     REVIEW_QUEUE,
     REVIEW_WAIT,
     SEARCH_FUNCTION,
+    JobPayload,
+    ReviewPayload,
     WorkerBeat,
     connect,
     job_id,
@@ -258,7 +259,7 @@ class QueueBackend:
         self._consecutive_failures = 0
         return await self._checked(job_id(payload), game, data)
 
-    async def _checked(self, name: str, game: GameInput, data: Any) -> SearchResult:
+    async def _checked(self, name: str, game: GameInput, data: object) -> SearchResult:
         """The result of job ``name`` when it is a legal move of ``game``; else it is deleted from Redis (so nobody
         reads it again: asking again queues a fresh search) and :class:`AiUnavailableError` says why."""
         try:
@@ -279,11 +280,22 @@ class QueueBackend:
         payload = review_payload(game, nodes)
         name = job_id(payload, "review")
         data = await self._run(REVIEW_FUNCTION, REVIEW_QUEUE, payload, name, self._review_wait, self.review_counters)
-        return GameReview.from_json(data)
+        try:
+            if not isinstance(data, str):
+                raise TypeError(f"a review is JSON text, not {type(data).__name__}")
+            return GameReview.from_json(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise AiUnavailableError(f"job {name} answered no readable review ({exc!r})") from None
 
     async def _run(
-        self, function: str, queue: str, payload: dict[str, Any], name: str, wait: float, counters: QueueCounters
-    ) -> Any:
+        self,
+        function: str,
+        queue: str,
+        payload: JobPayload | ReviewPayload,
+        name: str,
+        wait: float,
+        counters: QueueCounters,
+    ) -> object:
         """Queue job ``name`` on ``queue`` (or join it, queued, running or done already) and wait up to ``wait``
         seconds for its outcome (what the job returned, as its JSON result holds it), counting into ``counters``. A job
         that is not started by then expires."""
@@ -323,7 +335,7 @@ class QueueBackend:
         counters.completed += 1
         return data
 
-    async def _outcome(self, job: Job, done: asyncio.Event) -> Any:
+    async def _outcome(self, job: Job, done: asyncio.Event) -> object:
         """The job's result once its outcome is stored (the job's own exception if it raised): looked for now, then at
         each notice and every :data:`RESULT_RECHECK`. :class:`ResultNotFound` when the job is gone without one."""
         while True:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait as wait_for_exit
 from multiprocessing.process import BaseProcess
 from types import FrameType
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeAlias, TypeVar
 
 from arq.connections import ArqRedis
 from arq.constants import in_progress_key_prefix
@@ -96,6 +96,8 @@ class WorkerOptions:
 
 T = TypeVar("T")
 P = ParamSpec("P")
+ArqContext: TypeAlias = dict[str, Any]
+"""arq's context of a job, arq's own type: what it holds is read into typed values by :func:`_context` only."""
 
 
 @dataclass
@@ -235,7 +237,7 @@ async def _hold_lease(redis: ArqRedis, job_id: str) -> None:
             await redis.pexpire(in_progress_key_prefix + job_id, int(LEASE * 1000))
 
 
-def _context(ctx: dict[str, Any]) -> tuple[ArqRedis, _State, str]:
+def _context(ctx: ArqContext) -> tuple[ArqRedis, _State, str]:
     """What arq's context of a job holds for us: the Redis client, this process's state and the job's id."""
     return ctx["redis"], ctx["state"], ctx["job_id"]
 
@@ -283,7 +285,7 @@ def _searching(state: _State, job: str | None) -> None:
         state.reviews.allow_pick_jobs = job is None
 
 
-async def _search(ctx: dict[str, Any], payload: object) -> ResultData:
+async def _search(ctx: ArqContext, payload: object) -> ResultData:
     """The move job: one AI move. Returns :func:`bot.pool._queue.result_data`; the search's own errors propagate."""
     redis, state, job_id = _context(ctx)
     level, game, limits, seed = read_payload(payload)
@@ -300,7 +302,7 @@ async def _search(ctx: dict[str, Any], payload: object) -> ResultData:
     return result_data(result)
 
 
-async def _review(ctx: dict[str, Any], payload: object) -> str:
+async def _review(ctx: ArqContext, payload: object) -> str:
     """The review job: a finished game's review (:meth:`ai.review.GameReview.to_json`), one position at a time, each
     only while no move of this process waits; the beat shows how many positions are done."""
     redis, state, job_id = _context(ctx)
@@ -320,7 +322,7 @@ async def _review(ctx: dict[str, Any], payload: object) -> str:
     return assemble(game, positions, nodes).to_json()
 
 
-async def _after_job(ctx: dict[str, Any]) -> None:
+async def _after_job(ctx: ArqContext) -> None:
     """After arq has stored a job's outcome (or put it back in the queue): tell the waiting bots to look; then a worker
     whose search would not end exits, for a fresh one."""
     redis, state, job_id = _context(ctx)

@@ -22,7 +22,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict, Unpack
 
 import discord
 from discord.ext import commands
@@ -97,6 +97,18 @@ class PublicPages:
         return public_url(self.base_url, path) if self.base_url else None
 
 
+class BotOptions(TypedDict, total=False):
+    """The options of :class:`discord.ext.commands.Bot` that King Me sets (the shards' from the settings, the rest
+    below) or that tests pass."""
+
+    intents: discord.Intents
+    help_command: commands.HelpCommand | None
+    max_ratelimit_timeout: float
+    shard_count: int
+    shard_ids: list[int]
+    guild_ready_timeout: float
+
+
 class KingMeBot(commands.Bot):
     """King Me on Discord: the ``/checkers`` commands and their restart-proof components.
 
@@ -111,14 +123,15 @@ class KingMeBot(commands.Bot):
         *,
         metrics: Metrics | None = None,
         relay: EventRelay | None = None,
-        **options: Any,
+        **options: Unpack[BotOptions],
     ) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("help_command", None)
         # a rate limit longer than this (discord.py's minimum) raises discord.RateLimited instead of holding the
         # request: a board that cannot be edited that soon is replaced by a fresh one (bot.games._keeper)
         options.setdefault("max_ratelimit_timeout", 30.0)
-        super().__init__(command_prefix=commands.when_mentioned, **options)
+        # shard_ids is AutoShardedBot's: this call reaches it through the MRO of ShardedKingMeBot (bot.runtime)
+        super().__init__(command_prefix=commands.when_mentioned, **options)  # type: ignore[misc]
         self.service = service
         self.settings = settings
         self.metrics = metrics

@@ -23,11 +23,11 @@ import asyncio
 import errno
 import logging
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AsyncExitStack
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Self
+from typing import Final, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
@@ -37,7 +37,7 @@ from aiohttp.web import Application
 from discord.ext import commands
 from redis.exceptions import RedisError
 
-from bot.app import EventRelay, KingMeBot
+from bot.app import BotOptions, EventRelay, KingMeBot
 from bot.emulator import point_discordpy
 from bot.metrics import Metrics
 from bot.pool import AiBackend, AiPool, MeteredChooser, PoolError, QueueBackend, ThreadChooser
@@ -69,10 +69,10 @@ class ShardedKingMeBot(KingMeBot, commands.AutoShardedBot):
     gateway connection, in this process. Nothing of a game lives in the process, so any process may own any shard."""
 
 
-def bot_options(settings: Settings) -> dict[str, Any]:
+def bot_options(settings: Settings) -> BotOptions:
     """The options that make the bot run the shards of the settings (none when the bot is not sharded)."""
     shards = settings.shards
-    if shards is None:
+    if shards is None or settings.shard_count is None:  # shards are None exactly when SHARD_COUNT is
         return {}
     return {"shard_count": settings.shard_count, "shard_ids": list(shards)}
 
@@ -143,11 +143,11 @@ class Runtime:
         settings: Settings,
         *,
         redis_binary: str | os.PathLike[str] | None = None,
-        bot_options: Mapping[str, Any] | None = None,
+        bot_options: BotOptions | None = None,
         web_setup: Iterable[Callable[[Application, GameService], None]] = (),
     ) -> None:
         self.settings = settings
-        self._bot_options = dict(bot_options or {})
+        self._bot_options: BotOptions = {**(bot_options or {})}
         self._web_setup = tuple(web_setup)
         self._redis_binary = redis_binary
         self._stack = AsyncExitStack()

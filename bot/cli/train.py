@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from ai.learners import WeightsFileError, read_weights, weights_document
 from ai.training import CurvePoint, learner_names, parse_opponents, train
@@ -87,7 +86,7 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_existing(path: Path, learner: str) -> dict[str, dict[str, Any]]:
+def _read_existing(path: Path, learner: str) -> dict[str, dict[str, object]]:
     """The models already in the weights file at ``path`` (none if there is no file)."""
     if not path.exists():
         return {}

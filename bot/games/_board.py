@@ -16,6 +16,7 @@ import discord
 
 from bot.games._components import GameButton, MoveSelect, PieceSelect, view_of
 from bot.games._messages import MENTIONS
+from bot.games._respond import MessageFields
 from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, UNICODE, Theme
 from bot.i18n import ENGLISH, Language
 from bot.service import GameKind, GameState, GameView, UserId, end_text, side_name
@@ -31,12 +32,12 @@ class BoardMessage:
     embed: discord.Embed
     components: discord.ui.View | None
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> MessageFields:
         """The keyword arguments that send this message or edit a message into it (an edit with no components
         removes the old ones)."""
         return {"content": self.content, "embed": self.embed, "view": self.components, "allowed_mentions": MENTIONS}
 
-    def copy_fields(self) -> dict[str, Any]:
+    def copy_fields(self) -> MessageFields:
         """The board as a copy shown outside the game's channel: no controls and no pings."""
         return {"content": self.content, "embed": self.embed, "allowed_mentions": discord.AllowedMentions.none()}
 

@@ -31,6 +31,7 @@ import discord
 
 from bot.games._board import BoardMessage, board_message, bottom_side
 from bot.games._locale import guild_language
+from bot.games._respond import keywords
 from bot.games._theme import BoardThemes
 from bot.i18n import Language
 from bot.locks import KeyedLocks
@@ -211,7 +212,7 @@ class BoardKeeper:
         """Post a new board of the game into ``target`` (its thread, or its channel) and make it the game's board."""
 
         async def into(board: BoardMessage) -> Where:
-            sent = await target.send(**board.fields())
+            sent = await target.send(**keywords(board.fields()))
             return sent.channel.id, sent.id
 
         await self.show(view, into)
@@ -244,7 +245,7 @@ class BoardKeeper:
                 log.info("the board of game %s can no longer be edited (%s): posting a new one", game.id, exc)
                 old = None if isinstance(exc, discord.NotFound) else message
         channel_id = self.home(game)
-        sent = await self.messageable(channel_id).send(**board.fields())
+        sent = await self.messageable(channel_id).send(**keywords(board.fields()))
         if old is not None:
             with contextlib.suppress(discord.HTTPException):  # if it stays, it is an old copy that clicks still fix
                 await old.delete()

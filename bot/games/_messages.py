@@ -3,8 +3,6 @@ that carry them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.i18n import Language, Text, _
@@ -64,7 +62,7 @@ def game_ended(end: str) -> Text:
     return _("This game is over: {end}.", end=end)
 
 
-def bad_option(value: Any, kind: discord.AppCommandOptionType) -> Text:
+def bad_option(value: object, kind: discord.AppCommandOptionType) -> Text:
     """An option value that did not convert (discord.py's :class:`~discord.app_commands.TransformerError`), in our
     words, never discord.py's."""
     expected = _EXPECTED.get(kind)

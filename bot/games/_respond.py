@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypedDict, TypeVar, Unpack
 
 import discord
 
@@ -19,6 +19,30 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5
 """Seconds a handler may work before the interaction is deferred (Discord drops answers later than 3 s)."""
+
+
+class MessageFields(TypedDict, total=False):
+    """A message the bot sends or edits into: the keyword arguments of discord.py's methods that send and edit one.
+    None removes the content or the components in an edit, and is a field left out of a new message."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View | None
+    allowed_mentions: discord.AllowedMentions
+
+
+class SendFields(MessageFields, total=False):
+    """What a new message of :func:`send` may also have (an edit takes neither)."""
+
+    embeds: Sequence[discord.Embed]
+    file: discord.File
+
+
+def keywords(message: MessageFields) -> dict[str, Any]:
+    """``message`` as keyword arguments of a discord.py method that sends a new message: its overloads take no None
+    (its implementation does, as a field left out) and each takes its own part of the fields, so the typed fields are
+    handed over untyped, here only."""
+    return dict(message)
 
 
 def kind_of(interaction: discord.Interaction[Any]) -> str:
@@ -80,9 +104,11 @@ async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None
             observe(interaction)
 
 
-async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **fields: Any) -> int | None:
+async def send(
+    interaction: discord.Interaction[Any], *, ephemeral: bool = False, **message: Unpack[SendFields]
+) -> int | None:
     """A new message answering the interaction (its first response, or a follow-up); returns its id."""
-    fields = {k: v for k, v in fields.items() if v is not None}
+    fields = {k: v for k, v in keywords(message).items() if v is not None}
     async with _answering(interaction):
         if not interaction.response.is_done():
             callback = await interaction.response.send_message(ephemeral=ephemeral, **fields)
@@ -98,13 +124,13 @@ async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False
     return followup.id
 
 
-async def update(interaction: discord.Interaction[Any], **fields: Any) -> None:
+async def update(interaction: discord.Interaction[Any], **message: Unpack[MessageFields]) -> None:
     """Replace the message whose component was used (the first response, or an edit after a deferred update)."""
     if not interaction.response.is_done():
-        await interaction.response.edit_message(**fields)
+        await interaction.response.edit_message(**message)
         observe(interaction)
     else:
-        await interaction.edit_original_response(**fields)
+        await interaction.edit_original_response(**message)
 
 
 def _answering(interaction: discord.Interaction[Any]) -> asyncio.Lock:

@@ -19,7 +19,7 @@ from bot.games._dispatch import caller_id, guild_of, user_of
 from bot.games._finder import GameFinder
 from bot.games._locale import user_language
 from bot.games._messages import Refusal
-from bot.games._respond import observe, update, within_deadline
+from bot.games._respond import MessageFields, observe, update, within_deadline
 from bot.games._theme import FINISHED_COLOUR, UNICODE
 from bot.i18n import ENGLISH, Language, _
 from bot.service import Analysis, GameId, GameService, PlayerRef, end_text
@@ -81,7 +81,7 @@ def pages(review: GameReview) -> int:
     return max(1, -(-len(review.key_moments) // MOMENTS_PER_PAGE))
 
 
-def review_message(analysis: Analysis, page: int, lang: Language = ENGLISH) -> dict[str, Any]:
+def review_message(analysis: Analysis, page: int, lang: Language = ENGLISH) -> MessageFields:
     """The review's page ``page`` (held to the pages there are) as the fields of a message: embed and page buttons."""
     game, review = analysis.game, analysis.review
     count = pages(review)

@@ -10,7 +10,7 @@ import functools
 import gettext
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from babel.support import NullTranslations, Translations
 
@@ -45,15 +45,15 @@ class Language:
             template = self._translations.gettext(text.msgid)
         return self._format(template, text.params)
 
-    def _(self, msgid: str, /, **params: Any) -> str:
+    def _(self, msgid: str, /, **params: object) -> str:
         """A message of the catalogue, said now (the eager form of :func:`bot.i18n._`)."""
         return self.say(Text(msgid, params))
 
-    def _n(self, singular: str, plural: str, count: float, /, **params: Any) -> str:
+    def _n(self, singular: str, plural: str, count: float, /, **params: object) -> str:
         """A message with plural forms, said now."""
         return self.say(Text(singular, {"count": number(count), **params}, plural=plural, n=count))
 
-    def _p(self, context: str, msgid: str, /, **params: Any) -> str:
+    def _p(self, context: str, msgid: str, /, **params: object) -> str:
         """A message with a context, said now."""
         return self.say(_p(context, msgid, **params))
 
@@ -62,7 +62,7 @@ class Language:
         catalogue has it under ``context`` (``scripts/i18n`` extracts them), else as it is."""
         return self.say(_p(context, value))
 
-    def _format(self, template: str, params: Mapping[str, Any]) -> str:
+    def _format(self, template: str, params: Mapping[str, object]) -> str:
         if not params:
             return template
         return template.format_map({k: self.say(v) if isinstance(v, str) else v for k, v in params.items()})
@@ -115,7 +115,7 @@ class Pseudo(Language):
     def data(self, context: str, value: str) -> str:
         return f"⟦{value}⟧"
 
-    def _format(self, template: str, params: Mapping[str, Any]) -> str:
+    def _format(self, template: str, params: Mapping[str, object]) -> str:
         marked = {k: v if isinstance(v, Text) else f"‹{v}›" for k, v in params.items()}
         return super()._format(template, marked)
 

@@ -10,7 +10,6 @@ the catalogue test then reports as a string that bypassed the catalogue.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 
 class Text(str):
@@ -21,12 +20,12 @@ class Text(str):
     n: float | None
     """The count that chose the plural form (``count`` would hide :meth:`str.count`)."""
     context: str | None
-    params: Mapping[str, Any]
+    params: Mapping[str, object]
 
     def __new__(
         cls,
         msgid: str,
-        params: Mapping[str, Any] | None = None,
+        params: Mapping[str, object] | None = None,
         *,
         plural: str | None = None,
         n: float | None = None,
@@ -38,27 +37,27 @@ class Text(str):
         self.msgid, self.plural, self.n, self.context, self.params = msgid, plural, n, context, params
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:  # pickles (and copies) as the Text it is, not as a plain str
+    def __reduce__(self) -> tuple[object, ...]:  # pickles (and copies) as the Text it is, not as a plain str
         return (_rebuild, (self.msgid, self.params, self.plural, self.n, self.context))
 
 
 def _rebuild(
-    msgid: str, params: Mapping[str, Any], plural: str | None, n: float | None, context: str | None
+    msgid: str, params: Mapping[str, object], plural: str | None, n: float | None, context: str | None
 ) -> Text:
     return Text(msgid, params, plural=plural, n=n, context=context)
 
 
-def _(msgid: str, /, **params: Any) -> Text:
+def _(msgid: str, /, **params: object) -> Text:
     """A message of the catalogue with named placeholders (``{name}``): the English now, any language later."""
     return Text(msgid, params)
 
 
-def _n(singular: str, plural: str, count: float, /, **params: Any) -> Text:
+def _n(singular: str, plural: str, count: float, /, **params: object) -> Text:
     """A message with plural forms chosen by ``count`` (also a placeholder, ``{count}``), as ``ngettext`` does."""
     return Text(singular, {"count": number(count), **params}, plural=plural, n=count)
 
 
-def _p(context: str, msgid: str, /, **params: Any) -> Text:
+def _p(context: str, msgid: str, /, **params: object) -> Text:
     """A message with a context (``pgettext``): the same English word may need different translations."""
     return Text(msgid, params, context=context)
 

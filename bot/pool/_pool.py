@@ -31,7 +31,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ai.api import GameInput, Limits, SearchResult, UnknownLevelError, choose_move, get_level, merge_limits
 from ai.review import REVIEW_NODES, TIME_BACKSTOP, GameReview, assemble, evaluate_position
@@ -129,7 +129,7 @@ class AiPool:
         self._context = multiprocessing.get_context(start_method)
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0
-        self._warming: asyncio.Future[list[Any]] | None = None
+        self._warming: asyncio.Future[list[WorkerReady | BaseException]] | None = None
         """The replacement workers' warm-up (after :meth:`_replace`): a move waits for it before its clock starts."""
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -357,7 +357,7 @@ class AiPool:
         self._busy -= 1
         self._slots.release()
 
-    def _release_slot_threadsafe(self, _future: Future[Any]) -> None:
+    def _release_slot_threadsafe(self, _future: Future[T]) -> None:
         """Done callback of a move's future: it runs in the executor's manager thread."""
         assert self._loop is not None
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is left to wait for the slot
@@ -373,18 +373,18 @@ class AiPool:
         # Workers are spawned on submit while none is idle, so one report per worker starts them all now.
         return [executor.submit(worker_ready) for _ in range(self._workers)]
 
-    def _spawn(self, work: Coroutine[Any, Any, None], tasks: set[asyncio.Task[None]]) -> None:
+    def _spawn(self, work: Coroutine[object, object, None], tasks: set[asyncio.Task[None]]) -> None:
         """Run ``work`` as a task kept in ``tasks`` until it ends (so it can be cancelled or awaited at close)."""
         assert self._loop is not None
         task = self._loop.create_task(work)
         tasks.add(task)
         task.add_done_callback(tasks.discard)
 
-    def _watch(self, future: Future[Any], generation: int, deadline: float) -> None:
+    def _watch(self, future: Future[T], generation: int, deadline: float) -> None:
         """Replace the executor if ``future`` has not finished by ``deadline`` (a ``time.monotonic()`` value)."""
         self._spawn(self._watchdog(future, generation, deadline), self._watchdogs)
 
-    async def _watchdog(self, future: Future[Any], generation: int, deadline: float) -> None:
+    async def _watchdog(self, future: Future[T], generation: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         if not future.done():
             self._replace(generation)

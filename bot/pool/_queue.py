@@ -41,7 +41,6 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from arq.connections import ArqRedis
 from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix
@@ -64,6 +63,8 @@ from bot.pool._queue_wire import (
     REVIEW_QUEUE,
     REVIEW_WAIT,
     SEARCH_FUNCTION,
+    JobPayload,
+    ReviewPayload,
     WorkerBeat,
     connect,
     job_id,
@@ -296,7 +297,7 @@ class QueueBackend:
         except (RedisError, OSError) as exc:
             raise AiUnavailableError(f"the AI queue in Redis failed: {exc}") from exc
 
-    async def _checked(self, name: str, game: GameInput, data: Any) -> SearchResult:
+    async def _checked(self, name: str, game: GameInput, data: object) -> SearchResult:
         """The result of job ``name`` when it is a legal move of ``game``; else it is deleted from Redis (so nobody
         reads it again: asking again queues a fresh search) and :class:`AiUnavailableError` says why."""
         try:
@@ -329,11 +330,22 @@ class QueueBackend:
         payload = review_payload(game, nodes)
         name = job_id(payload, "review")
         data = await self._run(REVIEW_FUNCTION, REVIEW_QUEUE, payload, name, self._review_wait, self.review_counters)
-        return GameReview.from_json(data)
+        try:
+            if not isinstance(data, str):
+                raise TypeError(f"a review is JSON text, not {type(data).__name__}")
+            return GameReview.from_json(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise AiUnavailableError(f"job {name} answered no readable review ({exc!r})") from None
 
     async def _run(
-        self, function: str, queue: str, payload: dict[str, Any], name: str, wait: float, counters: QueueCounters
-    ) -> Any:
+        self,
+        function: str,
+        queue: str,
+        payload: JobPayload | ReviewPayload,
+        name: str,
+        wait: float,
+        counters: QueueCounters,
+    ) -> object:
         """Queue job ``name`` on ``queue`` (or join it, queued, running or done already) and wait up to ``wait``
         seconds for its outcome (what the job returned, as its JSON result holds it), counting into ``counters``. A job
         that is not started by then expires."""
@@ -375,7 +387,7 @@ class QueueBackend:
         counters.completed += 1
         return data
 
-    async def _outcome(self, job: Job, done: asyncio.Event, deadline: asyncio.Timeout | None = None) -> Any:
+    async def _outcome(self, job: Job, done: asyncio.Event, deadline: asyncio.Timeout | None = None) -> object:
         """The job's result once its outcome is stored (the job's own exception if it raised): looked for now, then at
         each notice and every :data:`RESULT_RECHECK`. :class:`ResultNotFound` when the job is gone without one.
 

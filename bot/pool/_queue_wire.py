@@ -8,8 +8,9 @@ import dataclasses
 import hashlib
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from arq.connections import ArqRedis
 from redis.asyncio import ConnectionPool
@@ -54,14 +55,56 @@ MAX_TRIES: Final = 3
 # -- what both sides share ----------------------------------------------------------------------------------------
 
 
-def dump_job(data: dict[str, Any]) -> bytes:
+class LimitsData(TypedDict):
+    """:class:`ai.api.Limits` as JSON."""
+
+    time: float | None
+    depth: int | None
+    nodes: int | None
+
+
+class JobPayload(TypedDict):
+    """A move job as JSON (:func:`job_payload`): what a worker needs, readable by any version of the code."""
+
+    level: str
+    variant: str
+    fen: str
+    moves: list[str]
+    limits: LimitsData | None
+    seed: int
+
+
+class ReviewPayload(TypedDict):
+    """A review job as JSON (:func:`review_payload`): the game and the nodes searched per position."""
+
+    variant: str
+    fen: str
+    moves: list[str]
+    nodes: int
+
+
+class ResultData(TypedDict):
+    """:class:`ai.api.SearchResult` as JSON (:func:`result_data`), what a move job returns."""
+
+    move: str
+    score: float
+    depth: int
+    pv: list[str]
+    nodes: int
+    time: float
+    source: str
+
+
+def dump_job(data: Mapping[str, object]) -> bytes:
     """arq's job and result records as JSON, not arq's default pickles: nothing a worker or a bot reads from Redis can
     run code. The payloads and results are JSON-like already; a failed job's exception is stored as its text."""
     return json.dumps(data, separators=(",", ":"), default=str).encode()
 
 
-def load_job(data: bytes) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(data)
+def load_job(data: bytes) -> dict[str, object]:
+    """An arq record from Redis, for arq to read; the payloads and results in it are read by :func:`read_payload`,
+    :func:`read_review_payload` and :func:`read_result`, which check them."""
+    loaded: dict[str, object] = json.loads(data)
     return loaded
 
 
@@ -76,36 +119,38 @@ def connect(redis_url: str) -> ArqRedis:
     )
 
 
-def job_payload(level: str, game: GameInput, limits: Limits | None, seed: int) -> dict[str, Any]:
+def job_payload(level: str, game: GameInput, limits: Limits | None, seed: int) -> JobPayload:
     """A move request as JSON-like data: what a worker needs, readable by any version of the code."""
     return {
         "level": level,
         "variant": game.variant,
         "fen": game.fen,
         "moves": list(game.moves),
-        "limits": dataclasses.asdict(limits) if limits is not None else None,
+        "limits": None if limits is None else {"time": limits.time, "depth": limits.depth, "nodes": limits.nodes},
         "seed": seed,
     }
 
 
-def read_payload(payload: dict[str, Any]) -> tuple[str, GameInput, Limits | None, int]:
-    """The arguments of :func:`ai.api.choose_move` from a :func:`job_payload`."""
-    limits = payload["limits"]
-    game = GameInput(payload["variant"], payload["fen"], tuple(payload["moves"]))
-    return payload["level"], game, Limits(**limits) if limits is not None else None, int(payload["seed"])
+def read_payload(payload: object) -> tuple[str, GameInput, Limits | None, int]:
+    """The arguments of :func:`ai.api.choose_move` from a :func:`job_payload` as arq hands it over (raises ValueError
+    for anything else)."""
+    data = _object(payload, "a move job")
+    return _text(data, "level"), _game(data), _limits(_value(data, "limits")), _whole(data, "seed")
 
 
-def review_payload(game: GameInput, nodes: int = REVIEW_NODES) -> dict[str, Any]:
+def review_payload(game: GameInput, nodes: int = REVIEW_NODES) -> ReviewPayload:
     """A review request as JSON-like data: the game and the nodes searched per position."""
     return {"variant": game.variant, "fen": game.fen, "moves": list(game.moves), "nodes": nodes}
 
 
-def read_review_payload(payload: dict[str, Any]) -> tuple[GameInput, int]:
-    """The game and the nodes per position of a :func:`review_payload`."""
-    return GameInput(payload["variant"], payload["fen"], tuple(payload["moves"])), int(payload["nodes"])
+def read_review_payload(payload: object) -> tuple[GameInput, int]:
+    """The game and the nodes per position of a :func:`review_payload` as arq hands it over (raises ValueError for
+    anything else)."""
+    data = _object(payload, "a review job")
+    return _game(data), _whole(data, "nodes")
 
 
-def job_id(payload: dict[str, Any], kind: str = "ai") -> str:
+def job_id(payload: JobPayload | ReviewPayload, kind: str = "ai") -> str:
     """The job's id: ``kingme-<kind>-`` and a digest of what names the job, so the same request is always the same job
     (``kind`` is ``ai`` for a move, ``review`` for a review). A move is named by its turn (level, game, seed: the seed
     names the turn's attempt), not by its limits: two processes asking for one turn with different limits (each
@@ -115,13 +160,94 @@ def job_id(payload: dict[str, Any], kind: str = "ai") -> str:
     return f"kingme-{kind}-" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def result_data(result: SearchResult) -> dict[str, Any]:
+def result_data(result: SearchResult) -> ResultData:
     """A search result as JSON-like data, for the result key."""
-    return dataclasses.asdict(result)
+    return {
+        "move": result.move,
+        "score": result.score,
+        "depth": result.depth,
+        "pv": list(result.pv),
+        "nodes": result.nodes,
+        "time": result.time,
+        "source": result.source,
+    }
 
 
-def read_result(data: dict[str, Any]) -> SearchResult:
-    return SearchResult(**{**data, "pv": tuple(data["pv"])})
+def read_result(data: object) -> SearchResult:
+    """The search result of a :func:`result_data` as arq hands it over, a field other than the move and its line
+    left out taking its default (raises ValueError for anything else)."""
+    given = _object(data, "a search result")
+    fields = {**result_data(_DEFAULT_RESULT), **given}
+    return SearchResult(
+        _text(given, "move"),
+        _number(fields, "score"),
+        _whole(fields, "depth"),
+        _texts(given, "pv"),
+        _whole(fields, "nodes"),
+        _number(fields, "time"),
+        _text(fields, "source"),
+    )
+
+
+# -- reading the JSON arq hands over: each reader checks the type of what it takes ------------------------------
+
+_DEFAULT_RESULT: Final = SearchResult("")
+"""Where the fields a result leaves out come from."""
+
+
+def _object(value: object, what: str) -> Mapping[str, object]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is a JSON object, not {type(value).__name__}")
+    return value
+
+
+def _value(data: Mapping[str, object], name: str) -> object:
+    if name not in data:
+        raise ValueError(f"{name!r} is missing")
+    return data[name]
+
+
+def _text(data: Mapping[str, object], name: str) -> str:
+    value = _value(data, name)
+    if not isinstance(value, str):
+        raise ValueError(f"{name!r} is not text: {value!r}")
+    return value
+
+
+def _whole(data: Mapping[str, object], name: str) -> int:
+    value = _value(data, name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name!r} is not a whole number: {value!r}")
+    return value
+
+
+def _number(data: Mapping[str, object], name: str) -> float:
+    value = _value(data, name)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name!r} is not a number: {value!r}")
+    return value
+
+
+def _texts(data: Mapping[str, object], name: str) -> tuple[str, ...]:
+    value = _value(data, name)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{name!r} is not a list of texts: {value!r}")
+    return tuple(value)
+
+
+def _game(data: Mapping[str, object]) -> GameInput:
+    return GameInput(_text(data, "variant"), _text(data, "fen"), _texts(data, "moves"))
+
+
+def _limits(value: object) -> Limits | None:
+    if value is None:
+        return None
+    given = _object(value, "a move job's limits")
+    return Limits(
+        _number(given, "time") if given.get("time") is not None else None,
+        _whole(given, "depth") if given.get("depth") is not None else None,
+        _whole(given, "nodes") if given.get("nodes") is not None else None,
+    )
 
 
 @dataclass(frozen=True)

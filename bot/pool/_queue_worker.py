@@ -29,9 +29,11 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait as wait_for_exit
 from multiprocessing.process import BaseProcess
 from types import FrameType
-from typing import Any, Final, TypeVar
+from typing import Any, Final, ParamSpec, TypeAlias, TypeVar
 
+from arq.connections import ArqRedis
 from arq.constants import in_progress_key_prefix
+from arq.typing import WorkerCoroutine
 from arq.worker import Worker, func
 
 from ai.api import choose_move
@@ -50,6 +52,7 @@ from bot.pool._queue_wire import (
     REVIEW_QUEUE,
     REVIEW_WAIT,
     SEARCH_FUNCTION,
+    ResultData,
     WorkerBeat,
     connect,
     dump_job,
@@ -92,6 +95,9 @@ class WorkerOptions:
 
 
 T = TypeVar("T")
+P = ParamSpec("P")
+ArqContext: TypeAlias = dict[str, Any]
+"""arq's context of a job, arq's own type: what it holds is read into typed values by :func:`_context` only."""
 
 
 @dataclass
@@ -122,10 +128,19 @@ def worker_main(options: WorkerOptions) -> None:
 
 
 def _worker(
-    function: Callable[..., Any], name: str, queue: str, redis: Any, state: _State, timeout: float, **options: Any
+    function: WorkerCoroutine,
+    name: str,
+    queue: str,
+    redis: ArqRedis,
+    state: _State,
+    timeout: float,
+    *,
+    poll_delay: float,
+    handle_signals: bool,
 ) -> Worker:
     """An arq worker of this process: one job at a time from ``queue``, each given ``timeout`` seconds in all, JSON
-    records, our lease."""
+    records, our lease; it looks at the queue every ``poll_delay`` seconds, and stops on SIGTERM and SIGINT when
+    ``handle_signals``."""
     worker = Worker(
         functions=[func(function, name=name, max_tries=MAX_TRIES)],
         queue_name=queue,
@@ -138,7 +153,8 @@ def _worker(
         job_serializer=dump_job,
         job_deserializer=load_job,
         after_job_end=_after_job,
-        **options,
+        poll_delay=poll_delay,
+        handle_signals=handle_signals,
     )
     worker.in_progress_timeout_s = LEASE  # see bot.pool._queue: a dead worker's job runs again within seconds
     return worker
@@ -194,11 +210,11 @@ def _reviews_ended(worker: Worker, reviewing: asyncio.Task[None]) -> None:
         worker.handle_sig(signal.SIGTERM)
 
 
-async def _beat(redis: Any, state: _State) -> None:
+async def _beat(redis: ArqRedis, state: _State) -> None:
     await redis.set(state.beat.key, state.beat.dumps(), px=int(HEARTBEAT_TTL * 1000))
 
 
-async def _heartbeat(redis: Any, state: _State, worker: Worker) -> None:
+async def _heartbeat(redis: ArqRedis, state: _State, worker: Worker) -> None:
     """Say this worker is alive every :data:`HEARTBEAT_INTERVAL`; stop the worker if its supervisor is gone."""
     while True:
         if os.getppid() != state.parent:
@@ -212,7 +228,7 @@ async def _heartbeat(redis: Any, state: _State, worker: Worker) -> None:
         await asyncio.sleep(HEARTBEAT_INTERVAL)
 
 
-async def _hold_lease(redis: Any, job_id: str) -> None:
+async def _hold_lease(redis: ArqRedis, job_id: str) -> None:
     """Renew the running job's in-progress key until cancelled, so that it outlives :data:`LEASE` only while this
     worker lives."""
     while True:
@@ -221,10 +237,15 @@ async def _hold_lease(redis: Any, job_id: str) -> None:
             await redis.pexpire(in_progress_key_prefix + job_id, int(LEASE * 1000))
 
 
+def _context(ctx: ArqContext) -> tuple[ArqRedis, _State, str]:
+    """What arq's context of a job holds for us: the Redis client, this process's state and the job's id."""
+    return ctx["redis"], ctx["state"], ctx["job_id"]
+
+
 @contextlib.asynccontextmanager
-async def _leased(ctx: dict[str, Any]) -> AsyncIterator[None]:
+async def _leased(redis: ArqRedis, job_id: str) -> AsyncIterator[None]:
     """Hold the running job's lease while inside (see :func:`_hold_lease`)."""
-    lease = asyncio.create_task(_hold_lease(ctx["redis"], ctx["job_id"]))
+    lease = asyncio.create_task(_hold_lease(redis, job_id))
     try:
         yield
     finally:
@@ -243,12 +264,14 @@ async def _kernel(state: _State, *, low: bool = False) -> AsyncIterator[None]:
             state.kernel.release()
 
 
-async def _in_thread(state: _State, job_id: str, limit: float, function: Callable[..., T], *args: Any) -> T:
-    """``function(*args)`` in a thread (the kernel releases the GIL, so the event loop keeps the lease and the
+async def _in_thread(
+    state: _State, job_id: str, limit: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """``function(*args, **kwargs)`` in a thread (the kernel releases the GIL, so the event loop keeps the lease and the
     heartbeat going), within ``limit`` seconds; past it the thread cannot be stopped, so this process ends after the
     job (see :func:`_after_job`)."""
     try:
-        return await asyncio.wait_for(asyncio.to_thread(function, *args), limit)
+        return await asyncio.wait_for(asyncio.to_thread(function, *args, **kwargs), limit)
     except TimeoutError:
         state.stuck = True
         raise AiTimeoutError(f"the search of job {job_id} ran past {limit:.0f} s") from None
@@ -262,16 +285,15 @@ def _searching(state: _State, job: str | None) -> None:
         state.reviews.allow_pick_jobs = job is None
 
 
-async def _search(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+async def _search(ctx: ArqContext, payload: object) -> ResultData:
     """The move job: one AI move. Returns :func:`bot.pool._queue.result_data`; the search's own errors propagate."""
-    state: _State = ctx["state"]
-    job_id = ctx["job_id"]
+    redis, state, job_id = _context(ctx)
     level, game, limits, seed = read_payload(payload)
-    async with _leased(ctx):
+    async with _leased(redis, job_id):
         _searching(state, job_id)
         try:
             with contextlib.suppress(Exception):
-                await _beat(ctx["redis"], state)  # at once, not at the next beat: the bot's gauges and a test see it
+                await _beat(redis, state)  # at once, not at the next beat: the bot's gauges and a test see it
             limit = move_time(level, limits) + SEARCH_SLACK
             async with _kernel(state):  # after the position of a review under way, if any
                 result = await _in_thread(state, job_id, limit, call_in_worker, choose_move, level, game, limits, seed)
@@ -280,14 +302,13 @@ async def _search(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any
     return result_data(result)
 
 
-async def _review(ctx: dict[str, Any], payload: dict[str, Any]) -> str:
+async def _review(ctx: ArqContext, payload: object) -> str:
     """The review job: a finished game's review (:meth:`ai.review.GameReview.to_json`), one position at a time, each
     only while no move of this process waits; the beat shows how many positions are done."""
-    state: _State = ctx["state"]
-    job_id = ctx["job_id"]
+    redis, state, job_id = _context(ctx)
     game, nodes = read_review_payload(payload)
     positions = []
-    async with _leased(ctx):
+    async with _leased(redis, job_id):
         try:
             for ply in range(len(game.moves) + 1):
                 async with _kernel(state, low=True):
@@ -295,18 +316,19 @@ async def _review(ctx: dict[str, Any], payload: dict[str, Any]) -> str:
                     positions.append(await _in_thread(state, job_id, limit, evaluate_position, game, ply, nodes))
                 state.beat = replace(state.beat, review=job_id, reviewed=len(positions))
                 with contextlib.suppress(Exception):
-                    await _beat(ctx["redis"], state)
+                    await _beat(redis, state)
         finally:
             state.beat = replace(state.beat, review=None, reviewed=0)
     return assemble(game, positions, nodes).to_json()
 
 
-async def _after_job(ctx: dict[str, Any]) -> None:
+async def _after_job(ctx: ArqContext) -> None:
     """After arq has stored a job's outcome (or put it back in the queue): tell the waiting bots to look; then a worker
     whose search would not end exits, for a fresh one."""
+    redis, state, job_id = _context(ctx)
     with contextlib.suppress(Exception):  # a lost notice costs the bot one RESULT_RECHECK, no more
-        await ctx["redis"].publish(DONE_CHANNEL, ctx["job_id"])
-    if ctx["state"].stuck:
+        await redis.publish(DONE_CHANNEL, job_id)
+    if state.stuck:
         log.error("AI worker %d: a search would not end; exiting so that a fresh worker takes over", os.getpid())
         logging.shutdown()
         os._exit(EXIT_STUCK)

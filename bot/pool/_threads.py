@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
 from ai.api import GameInput, Limits, SearchResult, choose_move, warm_up
 from ai.review import REVIEW_NODES, GameReview, assemble, evaluate_position
 from bot.pool._slots import PrioritySlots
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class ThreadChooser:
@@ -70,7 +71,7 @@ class ThreadChooser:
         ]
         return assemble(game, positions)
 
-    async def _run(self, low: bool, function: Callable[..., T], *args: Any) -> T:
+    async def _run(self, low: bool, function: Callable[[*Ts], T], *args: *Ts) -> T:
         await self._slots.acquire(low=low)
         try:
             return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)

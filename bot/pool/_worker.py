@@ -8,7 +8,7 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.synchronize import Barrier
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 from ai.api import GameInput, Limits, SearchResult
 from ai.review import PositionEval
@@ -21,6 +21,7 @@ READY_TIMEOUT = 180.0
 """Seconds the workers of a new executor wait for each other to be ready: a cold numba cache takes 10 to 30 s."""
 
 T = TypeVar("T")
+P = ParamSpec("P")
 _warm_up_seconds = 0.0
 _ready: Barrier | None = None
 
@@ -81,10 +82,11 @@ def call_in_worker(target: MoveFunction, level: str, game: GameInput, limits: Li
     return portably(target, level, game, limits, seed)
 
 
-def portably(function: Callable[..., T], *args: Any) -> T:
-    """Run ``function(*args)``, turning an exception that could not travel back to the parent into one that can."""
+def portably(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run ``function(*args, **kwargs)``, turning an exception that could not travel back to the parent into one that
+    can."""
     try:
-        return function(*args)
+        return function(*args, **kwargs)
     except Exception as exc:
         converted = portable(exc)
         if converted is exc:

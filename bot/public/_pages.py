@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from aiohttp import web
 
@@ -26,7 +26,7 @@ from bot.service import (
     StoreUnavailableError,
     UnknownGameError,
 )
-from bot.web import StaticFiles
+from bot.web import JSON, StaticFiles
 from core import VARIANTS, InvalidPdnError
 
 log = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ async def game_json(request: web.Request) -> web.Response:
     return web.json_response(await _game_data(request, game, pdn), headers={"Cache-Control": "no-cache"})
 
 
-async def _game_data(request: web.Request, game: GameState, pdn: str) -> dict[str, Any]:
+async def _game_data(request: web.Request, game: GameState, pdn: str) -> dict[str, JSON]:
     """The game for the page's script and the JSON: its replay, and its review when it has one (the graph)."""
     review = await request.app[SERVICE_KEY].stored_review(game.id)
     try:

@@ -7,8 +7,8 @@ positions the engine itself went through.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from bot.web import JSON
 from core import Board, Color, read_pdn
 
 
@@ -29,7 +29,7 @@ class Position:
     """The squares ``move`` went through (start first)."""
     captures: tuple[int, ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "ply": self.ply,
             "move": self.move,
@@ -51,7 +51,7 @@ class Replay:
     """The PDN number of each square, row by row (None for a light square)."""
     positions: tuple[Position, ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "headers": self.headers,
             "result": self.result,

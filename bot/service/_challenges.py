@@ -4,6 +4,7 @@ declined, cancelled or expires. The game an accepted challenge starts is created
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
@@ -82,7 +83,7 @@ def accepted_game(
         rematch_of=challenge.rematch_of,
     )
     accepted = challenge_event(ChallengeAccepted, f"{user.name} accepted", challenge, step.after.id)
-    closed = challenge.evolve(version=challenge.version + 1, status=ChallengeStatus.ACCEPTED, game_id=step.after.id)
+    closed = replace(challenge, version=challenge.version + 1, status=ChallengeStatus.ACCEPTED, game_id=step.after.id)
     return Step(step.after, [accepted, *step.events]), closed
 
 
@@ -232,7 +233,7 @@ class Challenges:
     async def _close(
         self, challenge: Challenge, status: ChallengeStatus, text: str, request: RequestId | None = None
     ) -> Result:
-        closed = challenge.evolve(version=challenge.version + 1, status=status)
+        closed = replace(challenge, version=challenge.version + 1, status=status)
         try:
             await once(self._store, request, closed, lambda r: self._store.save_challenge(challenge, closed, request=r))
         except CommitConflict as exc:

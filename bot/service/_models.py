@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 import json
 import secrets
-from dataclasses import asdict, dataclass, replace
-from typing import Any, Self
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
 from core import Board, Color
@@ -44,13 +44,6 @@ def is_id(text: object) -> bool:
     """True for text shaped like an id of :func:`new_id`: a store builds keys only from such text, so an id a user
     typed can never name another key (``<id>:moves`` is no game)."""
     return isinstance(text, str) and len(text) == ID_LENGTH and all(c in "0123456789abcdef" for c in text)
-
-
-class _Evolving:
-    """A frozen dataclass's next value: ``evolve(**changes)`` is :func:`dataclasses.replace`."""
-
-    def evolve(self, **changes: Any) -> Self:
-        return replace(self, **changes)  # type: ignore[type-var]
 
 
 @dataclass(frozen=True)
@@ -143,7 +136,7 @@ class RatingChange:
 
 
 @dataclass(frozen=True)
-class GameState(_Evolving):
+class GameState:
     """Everything stored about one game. ``moves`` are PDN move texts (``pass`` where a blocked side passed)."""
 
     id: GameId
@@ -256,7 +249,7 @@ class ChallengeStatus(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Challenge(_Evolving):
+class Challenge:
     """A proposal of a game from one user to another (or to anyone in the channel when ``opponent`` is None)."""
 
     id: ChallengeId

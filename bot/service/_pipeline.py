@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from functools import partial
 
 from bot.bounded import BoundedDict
@@ -19,7 +20,7 @@ from bot.service import _transitions
 from bot.service._ai_turns import AiTurns
 from bot.service._errors import AlreadyDoneError, PositionChangedError, UnknownGameError, creation_refused
 from bot.service._events import Event, Result
-from bot.service._ids import GameId, GuildId, RequestId
+from bot.service._ids import ChannelId, GameId, GuildId, RequestId
 from bot.service._limits import limit_reached, quotas
 from bot.service._models import GameState, GameView
 from bot.service._ports import NO_QUOTAS, CommitConflict, EventObserver, EventSink, GameRecords, MoveChooser
@@ -82,7 +83,7 @@ class Pipeline:
             raise limit_reached(tag, self._settings) or creation_refused(tag)  # before a room is opened in vain
         room_id = await room() if room is not None else None
         if room_id is not None:
-            game = game.evolve(channel_id=str(room_id))
+            game = replace(game, channel_id=ChannelId(str(room_id)))
         create = partial(
             self._store.create_game,
             game,

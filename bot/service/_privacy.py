@@ -80,8 +80,8 @@ def anonymised(game: GameState, user_id: UserId) -> GameState:
 
     changes = tuple(replace(c, user_id=DELETED_ID) if c.user_id == user_id else c for c in game.rating_changes)
     black, white = side(game.black), side(game.white)
-    after = game.evolve(version=game.version + 1, black=black, white=white, rating_changes=changes)
-    return after.evolve(pdn=game_pdn(after)) if game.pdn is not None else after
+    after = replace(game, version=game.version + 1, black=black, white=white, rating_changes=changes)
+    return replace(after, pdn=game_pdn(after)) if game.pdn is not None else after
 
 
 def _erase_refused(why: str) -> ServiceError:

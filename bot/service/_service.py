@@ -13,6 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 
 from bot.i18n import _
@@ -390,7 +391,7 @@ class GameService(Queries):
             raise UnknownGameError(_("there is no game {game}", game=repr(str(game_id)[:40]))) from None
         cached = self._pipe.cache.get(game_id)
         if cached is not None:
-            self._pipe.cache[game_id] = cached.evolve(board_message=where)
+            self._pipe.cache[game_id] = replace(cached, board_message=where)
 
     async def close_room(self, guild_id: GuildId, channel_id: ChannelId) -> bool:
         """Close a room whose game did not start (a thread opened for it), unless a game is filed there now: in one

@@ -4,6 +4,7 @@ and how the standings read (leaderboards, a player's stats). The rating maths is
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
@@ -84,7 +85,7 @@ class Standings:
 
     async def settle(self, game: GameState) -> tuple[GameState, Settlement, list[Event]]:
         """The game's final state with PDN and rating changes, and the writes that go with it."""
-        game = game.evolve(pdn=game_pdn(game))
+        game = replace(game, pdn=game_pdn(game))
         scopes = (GLOBAL_SCOPE, guild_scope(game.guild_id))
         if game.kind is GameKind.AI:
             human = game.humans()[0]
@@ -96,13 +97,13 @@ class Standings:
         if game.kind is not GameKind.HUMAN or not game.rated:
             return game, Settlement(), []
         if len(game.moves) < SHORT_GAME_PLIES and game.termination in _UNRATED_SHORT:
-            return game.evolve(rated=False, unrated_reason=_("too short to rate")), Settlement(), []
+            return replace(game, rated=False, unrated_reason=_("too short to rate")), Settlement(), []
         day = time.strftime("%Y%m%d", time.gmtime(game.ended_at))
         a, b = game.black.id, game.white.id
         count = await self._store.pair_day_count(a, b, day)
         if count >= self._pair_limit:
             reason = _("these two players have had their rated games for today")
-            return game.evolve(rated=False, unrated_reason=reason), Settlement(), []
+            return replace(game, rated=False, unrated_reason=reason), Settlement(), []
         keys = [(scope, game.variant, p.id) for scope in scopes for p in (game.black, game.white)]
         before = await self._store.read_ratings(keys)
         updates: list[RatingUpdate] = []
@@ -121,7 +122,7 @@ class Standings:
                 if scope == GLOBAL_SCOPE:
                     text = f"{player.name}: {round(mine.rating)} → {round(new.rating)} ({change.delta:+.0f})"
                     events.append(RatingChanged(text, game.id, change=change))
-        settled = game.evolve(rating_changes=tuple(changes))
+        settled = replace(game, rating_changes=tuple(changes))
         return settled, Settlement(ratings=tuple(updates), pair_day=(a, b, day, count)), events
 
     async def leaderboard(self, scope: str, variant: str, limit: int) -> list[LeaderboardEntry]:

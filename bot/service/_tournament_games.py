@@ -40,7 +40,8 @@ def board_game(record: TournamentRecord, pairing: Pairing, game_id: GameId, numb
         game_id, kind, record.guild_id, record.channel_id, board, black, white, record.turn_time, now,
         rated=rated, unrated_reason=reason,
     )  # fmt: skip
-    return dataclasses.replace(step, after=step.after.evolve(moves=(*opening, *step.after.moves)))
+    return dataclasses.replace(step, after=dataclasses.replace(step.after, moves=(*opening, *step.after.moves)))
+
 
 def player_ref(record: TournamentRecord, player: UserId) -> PlayerRef:
     if is_ai_id(player):

@@ -16,7 +16,7 @@ import enum
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bot.service._ids import UserId
 from core import Color
@@ -289,7 +289,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _round_data(round_: Round) -> dict[str, Any]:
+def _round_data(round_: Round) -> dict[str, object]:
     bye = round_.bye
     return {
         "number": round_.number,
@@ -298,17 +298,17 @@ def _round_data(round_: Round) -> dict[str, Any]:
     }
 
 
-def _pairing_data(pairing: Pairing) -> dict[str, Any]:
+def _pairing_data(pairing: Pairing) -> dict[str, object]:
     return {"black": pairing.black, "white": pairing.white, "results": list(pairing.results), "ballot": pairing.ballot}
 
 
-def _mapping(value: object, what: str) -> Mapping[str, Any]:
+def _mapping(value: object, what: str) -> Mapping[str, object]:
     if not isinstance(value, dict):
         raise TournamentRecordError(f"{what} must be a JSON object, not {type(value).__name__}")
     return value
 
 
-def _get(record: Mapping[str, Any], key: str, kind: type[_T]) -> _T:
+def _get(record: Mapping[str, object], key: str, kind: type[_T]) -> _T:
     if key not in record:
         raise TournamentRecordError(f"a tournament record misses {key!r}")
     value = record[key]
@@ -317,7 +317,7 @@ def _get(record: Mapping[str, Any], key: str, kind: type[_T]) -> _T:
     return value
 
 
-def _optional(record: Mapping[str, Any], key: str, kind: type[_T]) -> _T | None:
+def _optional(record: Mapping[str, object], key: str, kind: type[_T]) -> _T | None:
     return None if record.get(key) is None else _get(record, key, kind)
 
 

@@ -29,7 +29,6 @@ from bot.service import _options, _transitions
 from bot.service._errors import (
     AlreadyPlayingError,
     InvalidRequestError,
-    LimitReachedError,
     NotAPlayerError,
     ServiceError,
     UnknownTournamentError,
@@ -58,6 +57,7 @@ from bot.service._tournament_record import (
     TournamentRecord,
     TournamentStatus,
 )
+from bot.service._tournament_rules import busy, check_creator, check_open, entered, refusal
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -162,17 +162,17 @@ class Tournaments:
         try:
             return await self._store.create_tournament(record, per_guild=self._settings.tournaments_per_guild)
         except CommitConflict as exc:
-            raise _refusal(exc.tag, self._settings) from None
+            raise refusal(exc.tag, self._settings) from None
 
     async def join(self, tournament_id: TournamentId, user: User) -> TournamentRecord:
         """Enter an open tournament (a person enters one live tournament at a time)."""
         me = UserId(user.id)
 
         def enter(record: TournamentRecord) -> TournamentRecord:
-            _open(record)
+            check_open(record)
             if me in record.entrants:
                 raise AlreadyPlayingError(_("you are already entered in this tournament"))
-            return _entered(record, Entrant(me, DEFAULT_RATING), user.name)
+            return entered(record, Entrant(me, DEFAULT_RATING), user.name)
 
         return await self._change(tournament_id, enter)
 
@@ -181,14 +181,14 @@ class Tournaments:
         ai = PlayerRef.ai(_options.level_name(level))
 
         def enter(record: TournamentRecord) -> TournamentRecord:
-            _open(record)
-            _creator(record, user)
+            check_open(record)
+            check_creator(record, user)
             if not record.ai_allowed:
                 raise InvalidRequestError(_("this tournament is for people only"))
             if ai.id in record.entrants:
                 raise AlreadyPlayingError(_("{name} is already entered", name=ai.name))
             level_name = ai.level or ""
-            return _entered(record, Entrant(ai.id, AI_RATINGS.get(level_name, DEFAULT_RATING)), ai.name)
+            return entered(record, Entrant(ai.id, AI_RATINGS.get(level_name, DEFAULT_RATING)), ai.name)
 
         return await self._change(tournament_id, enter)
 
@@ -197,7 +197,7 @@ class Tournaments:
         me = UserId(user.id)
 
         def leave(record: TournamentRecord) -> TournamentRecord:
-            _open(record)
+            check_open(record)
             if me not in record.entrants:
                 raise NotAPlayerError(_("you are not entered in this tournament"))
             if me == record.creator:
@@ -214,8 +214,8 @@ class Tournaments:
         """Start an open tournament (its creator, or a manager of the server): round 1 is paired and its games open."""
 
         def started(record: TournamentRecord) -> TournamentRecord:
-            _open(record)
-            _creator(record, user, manager)
+            check_open(record)
+            check_creator(record, user, manager)
             if len(record.entrants) < MIN_PLAYERS:
                 raise InvalidRequestError(_("a tournament needs at least two players to start"))
             rounds = record.rounds_planned
@@ -248,7 +248,7 @@ class Tournaments:
         def cancelled(record: TournamentRecord) -> TournamentRecord:
             if not record.status.live:
                 raise InvalidRequestError(_("the tournament is over"))
-            _creator(record, user, manager)
+            check_creator(record, user, manager)
             return dataclasses.replace(record, status=TournamentStatus.CANCELLED, ended_at=self._clock())
 
         record = await self._change(tournament_id, cancelled)
@@ -271,7 +271,7 @@ class Tournaments:
             if record.model.rounds and not record.model.rounds[-1].finished:
                 return record
             return await self._next_round(record)
-        raise _busy()
+        raise busy()
 
     def observe(self, events: Sequence[Event]) -> None:
         """An observer of every committed step: a game that ended may move its tournament on."""
@@ -308,8 +308,8 @@ class Tournaments:
                 return await self._store.save_tournament(record, change(record))
             except CommitConflict as exc:
                 if exc.tag != "version":
-                    raise _refusal(exc.tag, self._settings) from None
-        raise _busy()
+                    raise refusal(exc.tag, self._settings) from None
+        raise busy()
 
     async def _scored(self, record: TournamentRecord) -> TournamentRecord:
         """``record`` with the results of the round's finished games that it does not have yet (itself if none)."""
@@ -408,44 +408,8 @@ class Tournaments:
             log.exception("could not announce the news of tournament %s", record.id)
 
 
-def _entered(record: TournamentRecord, entrant: Entrant, name: str) -> TournamentRecord:
-    if len(record.entrants) >= record.max_players:
-        raise LimitReachedError(_("the tournament is full ({count} players)", count=record.max_players))
-    model = dataclasses.replace(record.model, players=(*record.model.players, entrant))
-    return dataclasses.replace(record, model=model, names={**record.names, entrant.id: name})
-
-
-def _open(record: TournamentRecord) -> None:
-    if record.status is not TournamentStatus.OPEN:
-        over = _("the tournament has started already") if record.status.live else _("the tournament is over")
-        raise InvalidRequestError(over)
-
-
 def _room(rooms: RoomMaker | None, record: TournamentRecord, game: GameState) -> Room | None:
     """The room-opener of one game, for the pipeline."""
     if rooms is None:
         return None
     return lambda: rooms(record, game)
-
-
-def _creator(record: TournamentRecord, user: User, manager: bool = False) -> None:
-    if UserId(user.id) != record.creator and not manager:
-        raise NotAPlayerError(_("only the tournament's creator or a server manager can do that"))
-
-
-def _refusal(tag: str, settings: Settings) -> ServiceError:
-    if tag == "channel":
-        return AlreadyPlayingError(_("this channel has a tournament already"))
-    if tag == "guild":
-        return LimitReachedError(
-            _("this server has {count} tournaments already", count=settings.tournaments_per_guild)
-        )
-    if tag == "player":
-        return AlreadyPlayingError(_("you are entered in another tournament"))
-    return _busy()
-
-
-def _busy() -> ServiceError:
-    return InvalidRequestError(_("the tournament kept changing; try again"))
-
-

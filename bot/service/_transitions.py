@@ -10,8 +10,8 @@ stores anything, so a refused command changes nothing. :class:`bot.service.GameS
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TypedDict, Unpack
 
 from bot.i18n import _
 from bot.service import _errors as errors
@@ -55,6 +55,16 @@ Plan = Callable[[GameState, float], Step]
 # -- the start of a game ----------------------------------------------------------------------------------------------
 
 
+class GameDetails(TypedDict, total=False):
+    """What a new game may set besides its players, place and clock (the rest starts at :class:`GameState`'s
+    defaults)."""
+
+    rated: bool
+    unrated_reason: str | None
+    ai_think_time: float | None
+    rematch_of: GameId | None
+
+
 def new_game(
     game_id: GameId,
     kind: GameKind,
@@ -65,7 +75,7 @@ def new_game(
     white: PlayerRef,
     turn_time: float,
     now: float,
-    **details: Any,
+    **details: Unpack[GameDetails],
 ) -> Step:
     """A game starting from ``board`` (with ``details`` such as ``rated``), after the passes of a blocked side; its
     events say it started and, when an AI is to move, that it thinks."""
@@ -85,7 +95,7 @@ def new_game(
         **details,
     )
     events: list[Event] = [GameStarted(f"{black.name} (Black) vs {white.name} (White)", game.id)]
-    game = game.evolve(moves=tuple(auto_pass(game, board, events)))
+    game = replace(game, moves=tuple(auto_pass(game, board, events)))
     if ai_to_move(game, board):
         events.append(thinking(game, board))
     return Step(game, events)
@@ -194,7 +204,8 @@ def play(game: GameState, board: Board, move: Move, now: float) -> Step:
     events: list[Event] = [MovePlayed(text, game.id, move=move.text(), color=color_name(mover), ai=who.is_ai)]
     played = [move.text(), *auto_pass(game, board, events)]
     offer = game.draw_offer if game.draw_offer == color_name(mover) else None  # a reply declines an offer
-    after = game.evolve(
+    after = replace(
+        game,
         moves=game.moves + tuple(played),
         version=game.version + 1,
         updated_at=now,
@@ -222,7 +233,8 @@ def auto_pass(game: GameState, board: Board, events: list[Event]) -> list[str]:
 
 def end(game: GameState, outcome: Outcome, now: float, events: list[Event]) -> Step:
     """``game`` (already at its next version) ended with ``outcome``."""
-    after = game.evolve(
+    after = replace(
+        game,
         status=Status.FINISHED,
         ended_at=now,
         updated_at=now,
@@ -243,9 +255,16 @@ def _agreed_draw(game: GameState, now: float) -> Step:
     return end(touch(game, now), Outcome(Termination.AGREEMENT, None), now, [])
 
 
-def touch(game: GameState, now: float, **changes: Any) -> GameState:
+class Offers(TypedDict, total=False):
+    """The open offers a step of a game may set (or withdraw, with None) as it touches it."""
+
+    draw_offer: str | None
+    takeback_offer: str | None
+
+
+def touch(game: GameState, now: float, **changes: Unpack[Offers]) -> GameState:
     """The next version of ``game`` with ``changes`` (the clock is not reset)."""
-    return game.evolve(version=game.version + 1, updated_at=now, **changes)
+    return replace(game, version=game.version + 1, updated_at=now, **changes)
 
 
 def undo(game: GameState, color: Color) -> tuple[str, ...]:
@@ -260,7 +279,8 @@ def undo(game: GameState, color: Color) -> tuple[str, ...]:
 
 def take_back(game: GameState, moves: tuple[str, ...], now: float, text: str, to: UserId | None = None) -> Step:
     """``game`` back at ``moves`` (a takeback makes a game against the AI unrated), with a fresh clock."""
-    after = game.evolve(
+    after = replace(
+        game,
         moves=moves,
         version=game.version + 1,
         updated_at=now,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Final, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Final, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry  # the asyncio one: the sync one cannot retry a coroutine
@@ -45,7 +45,8 @@ socket's own errors, which redis-py retries (with the backoff) only when told to
 _REFUSING: Final = ("MISCONF", "READONLY", "MASTERDOWN", "LOADING")
 """Error replies of a server that is up but cannot take the command now (cannot persist, a replica, loading)."""
 
-F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+P = ParamSpec("P")
+R = TypeVar("R")
 C = TypeVar("C", bound=type)
 
 
@@ -80,9 +81,9 @@ def is_unavailable(error: BaseException) -> bool:
     return isinstance(error, ResponseError) and str(error).startswith(_REFUSING)
 
 
-def _guarded(method: F) -> F:
+def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[object, object, R]]:
     @functools.wraps(method)
-    async def call(*args: Any, **kwargs: Any) -> Any:
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await method(*args, **kwargs)
         except Exception as exc:
@@ -91,7 +92,7 @@ def _guarded(method: F) -> F:
             log.warning("Redis is unavailable (%s in %s): %s", type(exc).__name__, method.__name__, exc)
             raise StoreUnavailableError() from exc
 
-    return call  # type: ignore[return-value]
+    return call
 
 
 def unavailable_as_service_error(cls: C) -> C:

@@ -8,7 +8,7 @@ import json
 import math
 from collections.abc import Awaitable, Sequence
 from importlib import resources
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 import redis.asyncio as aioredis
 
@@ -39,7 +39,7 @@ VOID = "void"
 """The outcome recorded for a request found not committed: the commit, if it arrives after all, writes nothing."""
 
 
-def decoded(value: Any) -> str:
+def decoded(value: object) -> str:
     """A Redis reply as text (the client may answer bytes or str)."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -71,9 +71,11 @@ class Commit:
     def __init__(self) -> None:
         self.keys: list[str] = []
         self._index: dict[str, int] = {}
-        self.checks: list[list[Any]] = []
-        self.ops: list[list[Any]] = []
-        self._once: dict[str, Any] = {}
+        self.checks: list[list[str | int]] = []
+        """Each a list: the refusal tag, the kind of check, the key's number, a field and the value expected."""
+        self.ops: list[list[str | int]] = []
+        """Each a list: the Redis command, the key's number, then the command's arguments."""
+        self._once: dict[str, str | int] = {}
 
     def once(self, key: str, outcome: str) -> None:
         """Make the commit at most once for the request recorded under ``key``, recording ``outcome`` with it."""

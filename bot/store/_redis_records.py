@@ -4,7 +4,6 @@ reviews, retention and a person's erasure, the rate limits' token buckets, and t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.service import Bucket, GameId, GameState, GuildId, Rating, UserId, is_id
 from bot.store._lease import RedisLease
@@ -102,11 +101,14 @@ class RedisRecords(RedisBase):
         return int(value) if value is not None else 0
 
     async def leaderboard(self, scope: str, variant: str, limit: int) -> list[tuple[UserId, float]]:
-        rows: Any = await self._r.zrevrange(self._k("lb", scope, variant), 0, limit - 1, withscores=True)
+        # redis-py leaves its replies untyped: what ZREVRANGE WITHSCORES answers, typed and converted here
+        rows: list[tuple[bytes | str, float]] = await self._r.zrevrange(
+            self._k("lb", scope, variant), 0, limit - 1, withscores=True
+        )
         return [(UserId(decoded(uid)), float(score)) for uid, score in rows]
 
     async def rank(self, scope: str, variant: str, user_id: str) -> int | None:
-        place: Any = await self._r.zrevrank(self._k("lb", scope, variant), user_id)
+        place: int | None = await self._r.zrevrank(self._k("lb", scope, variant), user_id)
         return None if place is None else int(place) + 1
 
     async def bot_record(self, scope: str, variant: str, user_id: str) -> dict[str, tuple[int, int, int]]:

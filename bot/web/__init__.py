@@ -11,10 +11,12 @@ neither discord nor redis, and it never shows a setting or a secret.
 
 from bot.web._app import Collector, create_ops_app, create_public_app
 from bot.web._health import GatewayState, HealthReport, HealthSource, ai_gauges
+from bot.web._json import JSON
 from bot.web._server import WebServer
 from bot.web._static import StaticFiles
 
 __all__ = [
+    "JSON",
     "Collector",
     "GatewayState",
     "HealthReport",

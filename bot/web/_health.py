@@ -9,9 +9,9 @@ import enum
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.metrics import Metrics
+from bot.web._json import JSON
 
 DEFAULT_REDIS_TIMEOUT = 1.0
 """Seconds a PING may take before Redis counts as down (a container health check must answer quickly)."""
@@ -45,8 +45,8 @@ class HealthReport:
     def healthy(self) -> bool:
         return self.redis == "ok" and self.pool == "ok" and self.gateway is GatewayState.READY
 
-    def as_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {
+    def as_json(self) -> dict[str, JSON]:
+        body: dict[str, JSON] = {
             "status": "ok" if self.healthy else "unavailable",
             "redis": self.redis,
             "pool": self.pool,

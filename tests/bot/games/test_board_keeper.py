@@ -4,6 +4,7 @@ board is recorded with the game."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from bot.games._board import BoardMessage
 from bot.games._keeper import BoardKeeper, Spot
@@ -22,7 +23,7 @@ async def test_the_keeper_remembers_only_the_games_shown_last(harness: Harness) 
     game = played.game.game
 
     def view(i: int, version: int) -> GameView:
-        return GameView.of(game.evolve(id=f"game{i}", version=version), 0.0)
+        return GameView.of(replace(game, id=f"game{i}", version=version), 0.0)
 
     shown = [view(i, 2) for i in range(SHOWN)]
     for newer in shown:
@@ -41,7 +42,7 @@ async def test_a_forgotten_games_board_is_found_where_it_is_recorded(harness: Ha
     assert keeper.spot(played.game.game) == Spot(10, 20)
 
     for i in range(REMEMBER):
-        keeper.newest(GameView.of(played.game.game.evolve(id=f"other{i}"), 0.0))
+        keeper.newest(GameView.of(replace(played.game.game, id=f"other{i}"), 0.0))
     assert keeper.spot(played.game.game) is None, "forgotten, and this old view has no board recorded"
     stored = await harness.service.state(played.game.id)
     assert keeper.spot(stored.game) == Spot(10, 20)

@@ -7,7 +7,7 @@ write sent again changes nothing, and the service reports what happened: applied
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -169,6 +169,6 @@ async def test_a_write_that_never_ran_is_reported_as_nothing_changed_and_cannot_
     late = RedisGameStore(lossy.direct)  # the write arriving after all, with its request: refused
     game = view.game
     with pytest.raises(CommitConflict) as refused:
-        await late.save_game(game, game.evolve(version=game.version + 1, moves=()), Request(KEY, "game:x:1"))
+        await late.save_game(game, replace(game, version=game.version + 1, moves=()), Request(KEY, "game:x:1"))
     assert refused.value.tag == "request"
     assert await records(lossy.direct) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
@@ -63,7 +64,7 @@ async def test_ratings_change_once_even_if_the_end_is_processed_twice(
     # process the same end again, as a second process would: the store refuses it and nothing changes
     store = RedisGameStore(redis_client)  # type: ignore[arg-type]
     standings = Standings(store, service.settings.rated_games_per_pair_per_day)
-    settled, settlement, _ = await standings.settle(after.evolve(rating_changes=()))
+    settled, settlement, _ = await standings.settle(replace(after, rating_changes=()))
     with pytest.raises(CommitConflict):
         await store.finish_game(before, settled, settlement)
     assert await service.stats(ANN.id) == ann

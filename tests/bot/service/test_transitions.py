@@ -5,6 +5,8 @@ that the service's pipeline stores and publishes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import bot.service as api
@@ -188,7 +190,7 @@ def test_takebacks_between_people_need_consent() -> None:
 
 
 def test_a_takeback_against_the_ai_is_immediate_and_unrates_the_game() -> None:
-    game = against_ai("black").after.evolve(rated=True)
+    game = replace(against_ai("black").after, rated=True)
     game = t.ai_move(t.move(game, NOW, ANN, "11-15").after, NOW, "22-18").after
     done = t.takeback(game, NOW, ANN)
     assert done.after.moves == () and not done.after.rated

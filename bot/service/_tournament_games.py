@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Mapping
 
 from bot.i18n import _
 from bot.service._events import RoundStarted, TournamentFinished
@@ -69,3 +70,25 @@ def finished_news(record: TournamentRecord, cancelled: bool = False) -> Tourname
     text = _("{name} is cancelled", name=record.name) if cancelled else _("{name} is over", name=record.name)
     where = record.id, record.guild_id, record.channel_id
     return TournamentFinished(text, tournament_id=where[0], guild_id=where[1], channel_id=where[2], cancelled=cancelled)
+
+
+def with_results(record: TournamentRecord, games: Mapping[GameId, GameState]) -> TournamentRecord:
+    """``record`` with the results of the round being played that it does not have yet: each finished game of
+    ``games`` (the round's games, by id), and a forfeit for each game of a withdrawn player that has not begun."""
+    model = record.model
+    current = model.rounds[-1]
+    for played in record.games_of_round(current.number):
+        game = games.get(played.game_id)
+        points = points_of(game, played) if game is not None else None
+        pairing = current.pairings[played.board]
+        if points is not None and pairing.results[played.game] is None:
+            model = model.with_result(current.number, pairing.black, played.game, points)
+            current = model.rounds[-1]
+    opened = {(g.board, g.game) for g in record.games_of_round(current.number)}
+    for board, pairing in enumerate(current.pairings):
+        quitter = next((p for p in pairing.players if model.entrant(p).withdrawn), None)
+        for number, result in enumerate(pairing.results):
+            if quitter is not None and result is None and (board, number) not in opened:
+                model = model.with_result(current.number, quitter, number, LOSS)
+        current = model.rounds[-1]
+    return record if model is record.model else dataclasses.replace(record, model=model)

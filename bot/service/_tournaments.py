@@ -16,7 +16,6 @@ a result that a stopped process did not record is recorded by the next sweep of 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import secrets
@@ -40,11 +39,11 @@ from bot.service._pipeline import Pipeline, Room
 from bot.service._ports import CommitConflict, EventSink, GameRecords, TournamentRecords
 from bot.service._round_robin import pair_round_robin
 from bot.service._swiss import pair_swiss
-from bot.service._tournament_games import board_game, finished_news, game_id_of, points_of, round_started
+from bot.service._tournament_games import board_game, finished_news, game_id_of, round_started, with_results
 from bot.service._tournament_model import (
     Entrant,
     MatchKind,
-    Round,
+    Pairing,
     Tournament,
     TournamentError,
     TournamentFormat,
@@ -224,8 +223,8 @@ class Tournaments:
             status, now = TournamentStatus.RUNNING, self._clock()
             return dataclasses.replace(record, status=status, started_at=now, rounds_planned=rounds)
 
-        record = await self._change(tournament_id, started)
-        return await self._next_round(record)
+        await self._change(tournament_id, started)
+        return await self.advance(tournament_id)
 
     async def withdraw(self, tournament_id: TournamentId, user: User) -> TournamentRecord:
         """Leave a running tournament: your games being played are resigned, you are paired no more."""
@@ -268,9 +267,14 @@ class Tournaments:
                     record = await self._store.save_tournament(record, scored)
                 except CommitConflict:
                     continue
-            if record.model.rounds and not record.model.rounds[-1].finished:
-                return record
-            return await self._next_round(record)
+            if not await self._store.claim_tournament(record.id, self._holder, PAIRING_LEASE):
+                return record  # another process is moving it on
+            try:
+                if record.model.rounds and not record.model.rounds[-1].finished:
+                    return (await self._open_missing(record))[0]
+                return await self._next_round(record)
+            finally:
+                await self._store.release_tournament(record.id, self._holder)
         raise busy()
 
     def observe(self, events: Sequence[Event]) -> None:
@@ -312,36 +316,17 @@ class Tournaments:
         raise busy()
 
     async def _scored(self, record: TournamentRecord) -> TournamentRecord:
-        """``record`` with the results of the round's finished games that it does not have yet (itself if none)."""
-        model = record.model
-        if not model.rounds:
+        """``record`` with the results it does not have yet (:func:`with_results`; itself if none)."""
+        if not record.model.rounds:
             return record
-        current = model.rounds[-1]
-        for played in record.games_of_round(current.number):
-            pairing = current.pairings[played.board]
-            if pairing.results[played.game] is not None:
-                continue
-            game = await self._store.load_game(played.game_id)
-            points = points_of(game, played) if game is not None else None
-            if points is None:
-                continue
-            model = model.with_result(current.number, pairing.black, played.game, points)
-            current = model.rounds[-1]
-        return record if model is record.model else dataclasses.replace(record, model=model)
+        games = await self._store.load_games([g.game_id for g in record.games_of_round(record.round)])
+        return with_results(record, {game.id: game for game in games})
 
     async def _next_round(self, record: TournamentRecord) -> TournamentRecord:
-        """Pair the next round and open its games, or end the tournament when it has had its rounds (or nobody is
-        left to pair)."""
+        """Pair the next round (saved first) and open its games, or end the tournament when it has had its rounds
+        (or nobody is left to pair). Called under the tournament's lease."""
         if record.round >= record.rounds_planned or len(record.model.active) < MIN_PLAYERS:
             return await self._finish(record)
-        if not await self._store.claim_tournament(record.id, self._holder, PAIRING_LEASE):
-            return record  # another process is pairing it
-        try:
-            return await self._pair(record)
-        finally:
-            await self._store.release_tournament(record.id, self._holder)
-
-    async def _pair(self, record: TournamentRecord) -> TournamentRecord:
         try:
             paired = pair_swiss(record.model) if record.format is TournamentFormat.SWISS else None
             if paired is None:
@@ -349,29 +334,62 @@ class Tournaments:
         except TournamentError as exc:  # no legal pairing is left: the tournament ends with the rounds played
             log.info("tournament %s ends after round %d: %s", record.id, record.round, exc)
             return await self._finish(record)
-        games = await self._open_games(record, paired)
-        after = dataclasses.replace(record, model=record.model.with_round(paired), games=(*record.games, *games))
         try:
-            saved = await self._store.save_tournament(record, after)
-        except CommitConflict:  # another process paired it first: the same games, by their ids
+            record = await self._store.save_tournament(
+                record, dataclasses.replace(record, model=record.model.with_round(paired))
+            )
+        except CommitConflict:  # changed meanwhile (a withdrawal): the next advance pairs it
             return await self.get(record.id)
-        await self._publish(saved, [round_started(saved, paired.number, games)])
-        if paired.pairings == ():  # a round of byes only (two players, one withdrawn): on to the next
+        record, opened = await self._open_missing(record)
+        await self._publish(record, [round_started(record, paired.number, opened)])
+        if not paired.pairings:  # a round of byes only (two players, one withdrawn): on to the next
             return await self.advance(record.id)
-        return saved
+        return record
 
-    async def _open_games(self, record: TournamentRecord, paired: Round) -> list[BoardGame]:
-        games = []
-        for board, pairing in enumerate(paired.pairings):
+    async def _open_missing(self, record: TournamentRecord) -> tuple[TournamentRecord, list[BoardGame]]:
+        """Open the games of the round being played that should be open and are not: the first game of each match,
+        and the second of a ballot match once its first is over. A game that cannot open now (its two players have
+        another game going) is tried again at the next advance. Called under the tournament's lease."""
+        current = record.model.rounds[-1]
+        have = {(g.board, g.game) for g in record.games_of_round(current.number)}
+        opened = []
+        for board, pairing in enumerate(current.pairings):
             for number in range(pairing.games):
-                game_id = game_id_of(record.id, paired.number, board, number)
-                step = board_game(record, pairing, game_id, number, self._clock())
-                request = RequestId(f"tournament:{game_id}")
-                room = _room(self.rooms, record, step.after)
-                with contextlib.suppress(CommitConflict):  # opened already by a process stopped before saving it
-                    await self._pipe.open(step, room=room, request=request, bounded=False)
-                games.append(BoardGame(paired.number, board, number, game_id))
-        return games
+                if number > 0 and pairing.results[number - 1] is None:
+                    break  # the colours are swapped when the first game is over
+                if (board, number) not in have and await self._open(record, pairing, current.number, board, number):
+                    opened.append(
+                        BoardGame(current.number, board, number, game_id_of(record.id, current.number, board, number))
+                    )
+        if not opened:
+            return record, []
+        try:
+            return await self._store.save_tournament(
+                record, dataclasses.replace(record, games=(*record.games, *opened))
+            ), opened
+        except CommitConflict:  # changed meanwhile: the next advance records them (their ids are theirs)
+            return await self.get(record.id), opened
+
+    async def _open(
+        self, record: TournamentRecord, pairing: Pairing, round_number: int, board: int, number: int
+    ) -> bool:
+        """Open one game of a match (once: its id and request key are the tournament's); False if it cannot be now."""
+        game_id = game_id_of(record.id, round_number, board, number)
+        step = board_game(record, pairing, game_id, number, self._clock())
+        try:
+            result = await self._pipe.open(
+                step,
+                room=_room(self.rooms, record, step.after),
+                request=RequestId(f"tournament:{game_id}"),
+                bounded=False,
+            )
+        except ServiceError as exc:
+            if await self._store.load_game(game_id) is not None:
+                return True  # opened already, by a process that stopped before recording it
+            log.info("tournament %s: game %s cannot open now (%s); tried again later", record.id, game_id, exc)
+            return False
+        await self._sink.publish(result.game, result.events)
+        return True
 
     async def _finish(self, record: TournamentRecord) -> TournamentRecord:
         ended = dataclasses.replace(record, status=TournamentStatus.FINISHED, ended_at=self._clock())

@@ -1,0 +1,242 @@
+"""Tournaments in the game service, on the real store with a real in-process AI: a Swiss with AI entrants played to
+its end (every pairing legal, the standings what the games gave, ratings changed once per rated game), a round robin,
+the refusals, and what two processes or a stopped one leave: nothing paired twice, nothing lost."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+from collections.abc import Iterable
+
+import pytest
+import redis.asyncio as aioredis
+
+from bot.service import (
+    AlreadyPlayingError,
+    GameService,
+    GameState,
+    InvalidRequestError,
+    LimitReachedError,
+    MatchKind,
+    NotAPlayerError,
+    RoundStarted,
+    TournamentFinished,
+    TournamentFormat,
+    TournamentId,
+    TournamentRecord,
+    TournamentStatus,
+    User,
+    UserId,
+    tournament_standings,
+)
+from bot.service._tournament_games import points_of
+from bot.store import RedisGameStore
+from tests.support import eventually
+
+from .conftest import EventLog, ServiceFactory, ai_idle
+
+GUILD, CHANNEL = "g1", "c1"
+PEOPLE = [User(100 + i, name) for i, name in enumerate(("Ann", "Bob", "Cid", "Dee", "Eve", "Fay"))]
+ANN, BOB, CID, DEE = PEOPLE[:4]
+
+
+async def settle(service: GameService, tournament_id: TournamentId) -> TournamentRecord:
+    """Play the round being played to its end: in a game of two people the one with Black resigns, against an AI the
+    person resigns, and the AIs play their own games out (a ballot match's second game opens when its first ends);
+    returns the tournament once the round is over."""
+    number = (await service.tournaments.get(tournament_id)).round
+
+    async def over() -> bool:
+        record = await service.tournaments.get(tournament_id)
+        for played in record.games_of_round(number):
+            game = (await service.state(played.game_id)).game
+            loser = game.black if not game.black.is_ai else game.white if not game.white.is_ai else None
+            if game.is_active and loser is not None:
+                await service.resign(game.id, None, User(loser.id, loser.name))
+        return record.round > number or record.status is not TournamentStatus.RUNNING
+
+    await eventually(over, within=120, what=f"round {number} over and the next paired")
+    return await service.tournaments.get(tournament_id)
+
+
+async def games_of(service: GameService, record: TournamentRecord) -> list[GameState]:
+    return [(await service.state(g.game_id)).game for g in record.games]
+
+
+def assert_standings_add_up(record: TournamentRecord, games: Iterable[GameState]) -> None:
+    """The standings add up what the games gave (a win 1, a draw 1/2), and are ordered by it."""
+    score: dict[UserId, float] = dict.fromkeys(record.entrants, 0.0)
+    for game in games:
+        black_score = {"1-0": 1.0, "0-1": 0.0}.get(game.result or "", 0.5)
+        score[game.black.id] += black_score
+        score[game.white.id] += 1.0 - black_score
+    rows = tournament_standings(record.model)
+    assert {row.player: float(row.score) for row in rows} == score
+    assert [float(row.score) for row in rows] == sorted(score.values(), reverse=True)
+
+
+def meetings(record: TournamentRecord) -> list[frozenset[UserId]]:
+    return [frozenset(p.players) for r in record.model.rounds for p in r.pairings]
+
+
+async def test_a_swiss_with_two_ai_entrants_is_played_to_its_podium(
+    make_service: ServiceFactory, events: EventLog
+) -> None:
+    service = make_service(exhibition_move_delay=0.0, ai_think_time_max=0.02)
+    created = await service.tournaments.create(GUILD, CHANNEL, ANN, rounds=3, ai_allowed=True, name="Autumn Swiss")
+    tid = created.id
+    for person in (BOB, CID, DEE):
+        await service.tournaments.join(tid, person)
+    for level in ("easy", "medium"):
+        await service.tournaments.add_ai(tid, ANN, level)
+    started = await service.tournaments.start(tid, ANN)
+    assert started.status is TournamentStatus.RUNNING and started.round == 1
+    assert len(started.games) == 3, "three ballot matches, their first games (the second follows the first)"
+    [first] = [e for e in events.events if isinstance(e, RoundStarted)]
+    assert first.round == 1 and set(first.games) == {g.game_id for g in started.games}
+
+    record = started
+    while record.status is TournamentStatus.RUNNING:
+        record = await settle(service, tid)
+    assert record.status is TournamentStatus.FINISHED and record.round == 3
+    assert [e.tournament_id for e in events.events if isinstance(e, TournamentFinished)] == [tid]
+
+    # every pairing legal: nobody meets anyone twice, six players in three boards each round
+    met = meetings(record)
+    assert len(met) == len(set(met)) == 9
+    for round_ in record.model.rounds:
+        assert len(round_.players) == 6 and round_.bye is None and round_.finished
+    # each game is the match's: its players, its colours swapped in the second game, the ballot's opening played
+    games = {g.id: g for g in await games_of(service, record)}
+    for played in record.games:
+        pairing = record.model.rounds[played.round - 1].pairings[played.board]
+        game = games[played.game_id]
+        black, white = (pairing.black, pairing.white) if played.game == 0 else (pairing.white, pairing.black)
+        assert (game.black.id, game.white.id) == (black, white)
+        assert len(game.moves) >= 3 and not game.is_active
+        assert points_of(game, played) == pairing.results[played.game], "the result recorded is the game's"
+    assert_standings_add_up(record, games.values())
+    # rated games between people changed their ratings once each
+    for person in (ANN, BOB, CID, DEE):
+        rated = [g for g in games.values() if g.rated and UserId(person.id) in (g.black.id, g.white.id)]
+        stats = await service.stats(UserId(person.id), guild_id=GUILD)
+        assert stats.rating.games == len(rated), person.name
+    assert all(not g.rated for g in games.values() if g.black.is_ai or g.white.is_ai)
+    # the channel and the players are free again
+    assert await service.tournaments.in_channel(GUILD, CHANNEL) is None
+    again = await service.tournaments.create(GUILD, CHANNEL, BOB, rounds=1)
+    assert again.entrants == (UserId(BOB.id),)
+
+
+async def test_a_round_robin_of_four_in_single_games(make_service: ServiceFactory) -> None:
+    service = make_service()
+    robin = TournamentFormat.ROUND_ROBIN
+    tid = (await service.tournaments.create(GUILD, CHANNEL, ANN, format=robin, match=MatchKind.SINGLE)).id
+    for person in (BOB, CID, DEE):
+        await service.tournaments.join(tid, person)
+    record = await service.tournaments.start(tid, ANN)
+    assert record.rounds_planned == 3 and len(record.games) == 2
+    while record.status is TournamentStatus.RUNNING:
+        record = await settle(service, tid)
+    met = meetings(record)
+    assert sorted(map(sorted, met)) == sorted(sorted(p) for p in itertools.combinations(record.entrants, 2))
+    games = await games_of(service, record)
+    assert len(games) == 6 and all(g.moves == () and not g.is_active for g in games), "single games, no ballot"
+    assert_standings_add_up(record, games)
+
+
+async def test_entries_and_commands_refused_plainly(make_service: ServiceFactory) -> None:
+    service = make_service(tournaments_per_guild=2)
+    tournaments = service.tournaments
+    tid = (await tournaments.create(GUILD, CHANNEL, ANN, rounds=2)).id
+    with pytest.raises(AlreadyPlayingError):
+        await tournaments.create(GUILD, CHANNEL, BOB)  # one tournament a channel
+    with pytest.raises(AlreadyPlayingError):
+        await tournaments.join(tid, ANN)  # twice
+    with pytest.raises(InvalidRequestError):
+        await tournaments.start(tid, ANN)  # fewer than two players
+    with pytest.raises(InvalidRequestError):
+        await tournaments.add_ai(tid, ANN, "easy")  # people only
+    with pytest.raises(InvalidRequestError):
+        await tournaments.create(GUILD, "c9", BOB, rounds=0)
+    with pytest.raises(InvalidRequestError):
+        await tournaments.create(GUILD, "c9", BOB, max_players=1)
+    await tournaments.join(tid, BOB)
+    with pytest.raises(AlreadyPlayingError):
+        await tournaments.create(GUILD, "c2", BOB)  # in another tournament already
+    with pytest.raises(NotAPlayerError):
+        await tournaments.start(tid, BOB)  # not the creator
+    other = (await tournaments.create(GUILD, "c2", CID)).id
+    with pytest.raises(LimitReachedError):
+        await tournaments.create(GUILD, "c3", DEE)  # the server's two
+    with pytest.raises(AlreadyPlayingError):
+        await tournaments.join(other, BOB)
+    started = await tournaments.start(tid, BOB, manager=True)  # a manager of the server may
+    assert started.status is TournamentStatus.RUNNING
+    with pytest.raises(InvalidRequestError):
+        await tournaments.join(tid, DEE)  # too late
+    with pytest.raises(InvalidRequestError):
+        await tournaments.leave(tid, BOB)  # too late: withdraw instead
+    withdrawn = await tournaments.withdraw(tid, BOB)
+    games = await games_of(service, withdrawn)
+    assert all(not g.is_active for g in games), "the withdrawn player's games are resigned"
+    finished = await tournaments.get(tid)
+    assert finished.status is TournamentStatus.FINISHED, "nobody left to pair: it ends"
+    rows = tournament_standings(finished.model)
+    assert rows[0].player == UserId(ANN.id) and rows[0].score == 2
+    cancelled = await tournaments.cancel(other, CID)
+    assert cancelled.status is TournamentStatus.CANCELLED
+    with pytest.raises(InvalidRequestError):
+        await tournaments.cancel(other, CID)
+
+
+async def test_two_processes_advancing_at_once_pair_each_round_once(
+    make_service: ServiceFactory, redis_client: aioredis.Redis
+) -> None:
+    first, second = make_service(), make_service()
+    tid = (await first.tournaments.create(GUILD, CHANNEL, ANN, rounds=2, match=MatchKind.SINGLE)).id
+    for person in PEOPLE[1:]:
+        await first.tournaments.join(tid, person)
+    record = await first.tournaments.start(tid, ANN)
+    for played in record.games_of_round(1):  # each end moves the tournament on in the background, meanwhile...
+        game = (await first.state(played.game_id)).game
+        await first.resign(game.id, None, User(game.black.id, game.black.name))
+    # ...both processes move it on at once, twice each
+    results = await asyncio.gather(*(s.tournaments.advance(tid) for s in (first, second, first, second)))
+    assert all(r.round >= 1 for r in results)
+    await eventually(lambda: _round_of(first, tid, 2), what="round 2 paired")
+    record = await second.tournaments.get(tid)
+    assert record.round == 2 and len(record.games_of_round(2)) == 3, "round 2 paired once, its three games"
+    ids = [g.game_id for g in record.games]
+    assert len(ids) == len(set(ids)) == 6
+    active = await RedisGameStore(redis_client).active_game_ids()
+    assert sorted(active) == sorted(g.game_id for g in record.games_of_round(2)), "no game opened twice"
+
+
+async def _round_of(service: GameService, tid: TournamentId, number: int) -> bool:
+    return (await service.tournaments.get(tid)).round == number
+
+
+async def test_a_sweep_pairs_the_round_a_stopped_process_left_with_the_same_games(
+    make_service: ServiceFactory, redis_client: aioredis.Redis
+) -> None:
+    service = make_service()
+    tournaments = service.tournaments
+    tid = (await tournaments.create(GUILD, CHANNEL, ANN, rounds=1, match=MatchKind.SINGLE)).id
+    await tournaments.join(tid, BOB)
+    record = await tournaments.get(tid)
+    store = RedisGameStore(redis_client)
+    running = await store.save_tournament(record, _running(record))  # started, then stopped before pairing
+    assert running.round == 0
+    await service.sweep()
+    paired = await tournaments.get(tid)
+    assert paired.round == 1 and len(paired.games) == 1
+    assert await store.active_game_ids() == [paired.games[0].game_id]
+    await service.sweep()  # nothing more to do
+    assert (await tournaments.get(tid)).games == paired.games
+    await ai_idle(service)
+
+
+def _running(record: TournamentRecord) -> TournamentRecord:
+    return dataclasses.replace(record, status=TournamentStatus.RUNNING, rounds_planned=1, started_at=1.0)

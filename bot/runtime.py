@@ -187,8 +187,8 @@ class Runtime:
         if self.settings.ai_backend == "queue" and self.settings.redis_url is None:
             raise StartupError("AI_BACKEND=queue needs REDIS_URL: the Redis that the bot and `kingme worker` share")
         try:
+            loading = self._start_ai()  # first: its workers load the search kernel while the rest starts
             await self._start_redis()
-            loading = self._start_ai()
             self._build_service()
             await self._start_web()
             await self._log_in(token.get_secret_value().strip())

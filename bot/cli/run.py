@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from bot.cli._command import USAGE_ERROR, Commands, load_settings
+from bot.cli._early import start_ai_early
 
 if TYPE_CHECKING:
     from bot.runtime import Runtime
@@ -53,6 +54,7 @@ def main_job(args: argparse.Namespace) -> int:
 
 def run_bot(settings: Settings) -> int:
     """Run the bot on Discord until SIGINT or SIGTERM; returns the exit status."""
+    start_ai_early(settings, settings.kingme_data)
     from bot.cli.serve import run
     from bot.runtime import Runtime
 
@@ -66,3 +68,4 @@ def run_bot(settings: Settings) -> int:
 def _has_token(settings: Settings) -> bool:
     token = settings.discord_token
     return token is not None and bool(token.get_secret_value().strip())
+

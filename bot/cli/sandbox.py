@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli._command import CommandError, Commands, load_settings
+from bot.cli._early import start_ai_early
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -52,6 +53,7 @@ def _sandbox(args: argparse.Namespace) -> int:
 def run_sandbox(settings: Settings, *, open_browser: bool = True, data_dir: Path | None = None) -> int:
     """Run the sandbox until Ctrl-C (what plain ``kingme`` calls when no token is set): print its address once the
     bot is ready, and whether its games outlive it, and, with ``open_browser``, open it. Returns the exit status."""
+    start_ai_early(settings, data_dir)
     from bot.cli.serve import run
     from bot.sandbox_runtime import SandboxRuntime
 

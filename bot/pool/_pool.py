@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from ai.api import GameInput, Limits, SearchResult, UnknownLevelError, choose_move, get_level, merge_limits
 from ai.review import REVIEW_NODES, TIME_BACKSTOP, GameReview, assemble, evaluate_position
+from bot.pool._early import boot, executor, take_early
 from bot.pool._errors import AiTimeoutError, AiUnavailableError, PoolBusyError
 from bot.pool._slots import PrioritySlots
 from bot.pool._worker import (
@@ -43,9 +44,7 @@ from bot.pool._worker import (
     ReviewFunction,
     WorkerReady,
     call_in_worker,
-    init_worker,
     portably,
-    worker_ready,
 )
 
 START_TIMEOUT = READY_TIMEOUT
@@ -126,6 +125,7 @@ class AiPool:
         self._recycle_factor = recycle_factor
         self._target = target
         self._review_target = review_target
+        self._start_method = start_method
         self._context = multiprocessing.get_context(start_method)
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0
@@ -209,8 +209,9 @@ class AiPool:
         if self._executor is not None:
             return
         self._loop = asyncio.get_running_loop()
-        self._executor = self._new_executor()
-        warm = [asyncio.wrap_future(future) for future in self._prewarm(self._executor)]
+        early = take_early(self._workers, self._start_method)
+        self._executor, booting = early if early is not None else (pool := self._new_executor(), self._prewarm(pool))
+        warm = [asyncio.wrap_future(future) for future in booting]
         gathered = asyncio.gather(*warm, return_exceptions=True)
         try:
             booted = await asyncio.wait_for(gathered, START_TIMEOUT)
@@ -366,12 +367,10 @@ class AiPool:
     # -- executors -------------------------------------------------------------------------------------------------
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        ready = self._context.Barrier(self._workers)
-        return ProcessPoolExecutor(self._workers, mp_context=self._context, initializer=init_worker, initargs=(ready,))
+        return executor(self._context, self._workers)
 
-    def _prewarm(self, executor: ProcessPoolExecutor) -> list[Future[WorkerReady]]:
-        # Workers are spawned on submit while none is idle, so one report per worker starts them all now.
-        return [executor.submit(worker_ready) for _ in range(self._workers)]
+    def _prewarm(self, pool: ProcessPoolExecutor) -> list[Future[WorkerReady]]:
+        return boot(pool, self._workers)
 
     def _spawn(self, work: Coroutine[object, object, None], tasks: set[asyncio.Task[None]]) -> None:
         """Run ``work`` as a task kept in ``tasks`` until it ends (so it can be cancelled or awaited at close)."""

@@ -124,8 +124,9 @@ from bot.service._tournament_record import (
     TournamentRecord,
     TournamentStatus,
 )
+from bot.service._tournament_runner import RoomMaker
 from bot.service._tournament_standings import TIEBREAKS, RoundResult, StandingRow, TieBreak, tournament_standings
-from bot.service._tournaments import RoomMaker, Tournaments
+from bot.service._tournaments import Tournaments
 from bot.service._wording import end_text, side_name
 
 __all__ = [

@@ -73,22 +73,20 @@ def finished_news(record: TournamentRecord, cancelled: bool = False) -> Tourname
 
 
 def with_results(record: TournamentRecord, games: Mapping[GameId, GameState]) -> TournamentRecord:
-    """``record`` with the results of the round being played that it does not have yet: each finished game of
-    ``games`` (the round's games, by id), and a forfeit for each game of a withdrawn player that has not begun."""
+    """``record`` with the results it does not have yet: each finished game of ``games`` (by id), and a forfeit for
+    each game of a withdrawn player that has not begun."""
     model = record.model
-    current = model.rounds[-1]
-    for played in record.games_of_round(current.number):
+    for played in record.games:
         game = games.get(played.game_id)
         points = points_of(game, played) if game is not None else None
-        pairing = current.pairings[played.board]
+        pairing = model.rounds[played.round - 1].pairings[played.board]
         if points is not None and pairing.results[played.game] is None:
-            model = model.with_result(current.number, pairing.black, played.game, points)
-            current = model.rounds[-1]
-    opened = {(g.board, g.game) for g in record.games_of_round(current.number)}
-    for board, pairing in enumerate(current.pairings):
-        quitter = next((p for p in pairing.players if model.entrant(p).withdrawn), None)
-        for number, result in enumerate(pairing.results):
-            if quitter is not None and result is None and (board, number) not in opened:
-                model = model.with_result(current.number, quitter, number, LOSS)
-        current = model.rounds[-1]
+            model = model.with_result(played.round, pairing.black, played.game, points)
+    opened = {(g.round, g.board, g.game) for g in record.games}
+    for round_ in model.rounds:
+        for board, pairing in enumerate(round_.pairings):
+            quitter = next((p for p in pairing.players if model.entrant(p).withdrawn), None)
+            for number, result in enumerate(pairing.results):
+                if quitter is not None and result is None and (round_.number, board, number) not in opened:
+                    model = model.with_result(round_.number, quitter, number, LOSS)
     return record if model is record.model else dataclasses.replace(record, model=model)

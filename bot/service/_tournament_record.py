@@ -26,6 +26,8 @@ from bot.service._tournament_model import (
 MIN_PLAYERS, MAX_PLAYERS = 2, 256
 MAX_ROUNDS = 20
 """Most rounds a Swiss may have (a round robin has one fewer than its players)."""
+ARENA_MINUTES = (5, 240)
+"""The shortest and the longest arena, in minutes."""
 
 
 class TournamentStatus(enum.Enum):
@@ -77,6 +79,8 @@ class TournamentRecord:
     games: tuple[BoardGame, ...] = ()
     started_at: float | None = None
     ended_at: float | None = None
+    duration: float = 0.0
+    """An arena's length in seconds (0 for the other formats)."""
     message: MessageRef | None = None
     """The announcement (with its Join button), as the front end recorded it."""
 
@@ -98,6 +102,11 @@ class TournamentRecord:
     def round(self) -> int:
         """The round being played (0 before the start)."""
         return len(self.model.rounds)
+
+    @property
+    def ends_at(self) -> float:
+        """When an arena stops pairing (its start plus its duration)."""
+        return (self.started_at or self.created_at) + self.duration
 
     def name_of(self, player: UserId) -> str:
         return self.names.get(player, str(player))
@@ -130,6 +139,7 @@ class TournamentRecord:
                 "games": [[g.round, g.board, g.game, g.game_id] for g in self.games],
                 "started_at": self.started_at,
                 "ended_at": self.ended_at,
+                "duration": self.duration,
                 "message": self.message.to_json() if self.message else None,
                 "model": json.loads(self.model.to_json()),
             },
@@ -162,6 +172,7 @@ class TournamentRecord:
                 games=tuple(BoardGame(int(r), int(b), int(g), GameId(str(i))) for r, b, g, i in data["games"]),
                 started_at=None if data["started_at"] is None else float(data["started_at"]),
                 ended_at=None if data["ended_at"] is None else float(data["ended_at"]),
+                duration=float(data.get("duration", 0.0)),
                 message=MessageRef.from_json(message) if message else None,
             )
         except TournamentError:

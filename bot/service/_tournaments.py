@@ -15,68 +15,46 @@ a result that a stopped process did not record is recorded by the next sweep of 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-import secrets
-from collections.abc import Awaitable, Callable, Sequence
-from functools import partial
-from typing import Protocol
+from collections.abc import Callable, Sequence
 
 from bot.i18n import _
-from bot.service import _options, _transitions
+from bot.service import _options
 from bot.service._errors import (
     AlreadyPlayingError,
     InvalidRequestError,
     NotAPlayerError,
-    ServiceError,
-    UnknownTournamentError,
 )
-from bot.service._events import Event, GameOver
-from bot.service._ids import ChannelId, GameId, GuildId, RequestId, TournamentId, UserId
-from bot.service._models import GameState, PlayerRef, User, new_id
-from bot.service._pipeline import Pipeline, Room
-from bot.service._ports import CommitConflict, EventSink, GameRecords, TournamentRecords
-from bot.service._round_robin import pair_round_robin
-from bot.service._swiss import pair_swiss
-from bot.service._tournament_games import board_game, finished_news, game_id_of, round_started, with_results
+from bot.service._events import Event
+from bot.service._ids import ChannelId, GuildId, TournamentId, UserId
+from bot.service._models import PlayerRef, User, new_id
+from bot.service._pipeline import Pipeline
+from bot.service._ports import CommitConflict, EventSink
+from bot.service._tournament_games import finished_news
 from bot.service._tournament_model import (
     Entrant,
     MatchKind,
-    Pairing,
     Tournament,
-    TournamentError,
     TournamentFormat,
 )
 from bot.service._tournament_record import (
+    ARENA_MINUTES,
     MAX_PLAYERS,
     MAX_ROUNDS,
     MIN_PLAYERS,
-    BoardGame,
     TournamentRecord,
     TournamentStatus,
 )
 from bot.service._tournament_rules import busy, check_creator, check_open, entered, refusal
+from bot.service._tournament_runner import ATTEMPTS, RoomMaker, TournamentRunner, TournamentStore
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-PAIRING_LEASE = 60.0
-"""Seconds a process may take to pair a round and open its games before another may."""
-_ATTEMPTS = 5
-"""Times a change is tried again after another process changed the tournament first."""
 DEFAULT_RATING = 1500
 AI_RATINGS = {"easy": 1000, "medium": 1450, "hard": 1700, "master": 1850}
 """A seed rating for AI entrants (close enough for seeding)."""
-
-RoomMaker = Callable[[TournamentRecord, GameState], Awaitable[str | int | None]]
-"""Opens a game of a tournament its own room (a thread, on Discord); returns its channel id, or None to play in the
-tournament's channel."""
-
-
-class TournamentStore(TournamentRecords, GameRecords, Protocol):
-    """The ports a tournament is kept and read through."""
-
 
 class Tournaments:
     """Creates, enters, starts, runs and ends tournaments (see the module)."""
@@ -85,23 +63,23 @@ class Tournaments:
         self, store: TournamentStore, pipe: Pipeline, settings: Settings, clock: Callable[[], float], sink: EventSink
     ) -> None:
         self._store = store
-        self._pipe = pipe
         self._settings = settings
         self._clock = clock
-        self._sink = sink
-        self.rooms: RoomMaker | None = None
+        self._runner = TournamentRunner(store, pipe, clock, sink)
+
+    @property
+    def rooms(self) -> RoomMaker | None:
         """Set by a front end that gives each game a room of its own."""
-        self._holder = secrets.token_hex(8)
-        """This process's name on the tournaments' leases (one process pairs a round)."""
-        self._advancing: set[asyncio.Task[None]] = set()
+        return self._runner.rooms
+
+    @rooms.setter
+    def rooms(self, maker: RoomMaker | None) -> None:
+        self._runner.rooms = maker
 
     # -- reading --------------------------------------------------------------------------------------------------
 
     async def get(self, tournament_id: TournamentId) -> TournamentRecord:
-        record = await self._store.load_tournament(tournament_id)
-        if record is None:
-            raise UnknownTournamentError(_("there is no tournament {id}", id=repr(str(tournament_id)[:40])))
-        return record
+        return await self._runner.get(tournament_id)
 
     async def in_channel(self, guild_id: GuildId, channel_id: ChannelId) -> TournamentRecord | None:
         """The open or running tournament of a channel, if any."""
@@ -125,9 +103,10 @@ class Tournaments:
         rated: bool = True,
         max_players: int = 32,
         ai_allowed: bool = False,
+        minutes: float = 30.0,
     ) -> TournamentRecord:
         """Open a tournament for entries in a channel (one live tournament a channel, ``TOURNAMENTS_PER_GUILD`` a
-        server); its creator is its first entrant."""
+        server); its creator is its first entrant. An arena lasts ``minutes`` from its start."""
         variant = _options.variant_name(variant)
         if match is MatchKind.BALLOT and variant == "mini":
             raise InvalidRequestError(_("ballot matches need the 8×8 board: choose single games for mini"))
@@ -137,8 +116,9 @@ class Tournaments:
             )
         if format is TournamentFormat.SWISS and not 1 <= rounds <= MAX_ROUNDS:
             raise InvalidRequestError(_("a Swiss tournament has 1 to {high} rounds", high=MAX_ROUNDS))
-        if format is TournamentFormat.ARENA:
-            raise InvalidRequestError(_("arena tournaments are not available yet: choose Swiss or round robin"))
+        low, high = ARENA_MINUTES
+        if format is TournamentFormat.ARENA and not low <= minutes <= high:
+            raise InvalidRequestError(_("an arena lasts {low} to {high} minutes", low=low, high=high))
         now = self._clock()
         tournament_id = TournamentId(new_id())
         me = UserId(creator.id)
@@ -157,6 +137,7 @@ class Tournaments:
             created_at=now,
             model=Tournament(format, match, (Entrant(me, DEFAULT_RATING),), seed=int(tournament_id, 16)),
             names={me: creator.name},
+            duration=minutes * 60.0 if format is TournamentFormat.ARENA else 0.0,
         )
         try:
             return await self._store.create_tournament(record, per_guild=self._settings.tournaments_per_guild)
@@ -220,6 +201,8 @@ class Tournaments:
             rounds = record.rounds_planned
             if record.format is TournamentFormat.ROUND_ROBIN:
                 rounds = len(record.entrants) - 1 + len(record.entrants) % 2
+            elif record.format is TournamentFormat.ARENA:
+                rounds = 0  # waves, as long as it lasts
             status, now = TournamentStatus.RUNNING, self._clock()
             return dataclasses.replace(record, status=status, started_at=now, rounds_planned=rounds)
 
@@ -238,7 +221,7 @@ class Tournaments:
             return dataclasses.replace(record, model=record.model.withdraw(me))
 
         record = await self._change(tournament_id, withdrawn)
-        await self._resign_games(record, user)
+        await self._runner.resign_games(record, user)
         return await self.advance(tournament_id)
 
     async def cancel(self, tournament_id: TournamentId, user: User, *, manager: bool = False) -> TournamentRecord:
@@ -251,53 +234,21 @@ class Tournaments:
             return dataclasses.replace(record, status=TournamentStatus.CANCELLED, ended_at=self._clock())
 
         record = await self._change(tournament_id, cancelled)
-        await self._publish(record, [finished_news(record, cancelled=True)])
+        await self._runner.publish(record, [finished_news(record, cancelled=True)])
         return record
 
     async def advance(self, tournament_id: TournamentId) -> TournamentRecord:
-        """Record the results of the finished games of the round being played; when the round is over, pair the next
-        (or end the tournament). Safe to call at any time, from any process."""
-        for _attempt in range(_ATTEMPTS):
-            record = await self.get(tournament_id)
-            if record.status is not TournamentStatus.RUNNING:
-                return record
-            scored = await self._scored(record)
-            if scored is not record:
-                try:
-                    record = await self._store.save_tournament(record, scored)
-                except CommitConflict:
-                    continue
-            if not await self._store.claim_tournament(record.id, self._holder, PAIRING_LEASE):
-                return record  # another process is moving it on
-            try:
-                if record.model.rounds and not record.model.rounds[-1].finished:
-                    return (await self._open_missing(record))[0]
-                return await self._next_round(record)
-            finally:
-                await self._store.release_tournament(record.id, self._holder)
-        raise busy()
+        """Record the finished games' results and move the tournament on (:mod:`._tournament_runner`)."""
+        return await self._runner.advance(tournament_id)
 
     def observe(self, events: Sequence[Event]) -> None:
-        """An observer of every committed step: a game that ended may move its tournament on."""
-        for event in events:
-            if isinstance(event, GameOver) and event.game_id is not None:
-                task = asyncio.create_task(self._after_game(event.game_id), name=f"tournament-game-{event.game_id}")
-                self._advancing.add(task)
-                task.add_done_callback(self._advancing.discard)
+        self._runner.observe(events)
 
     async def sweep(self) -> None:
-        """Move every running tournament on (results a stopped process did not record, rounds it did not pair)."""
-        for tournament_id in await self._store.live_tournaments():
-            try:
-                await self.advance(tournament_id)
-            except ServiceError as exc:
-                log.warning("tournament %s could not move on: %s", tournament_id, exc)
+        await self._runner.sweep()
 
     async def close(self) -> None:
-        tasks = list(self._advancing)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._runner.close()
 
     # -- inside ---------------------------------------------------------------------------------------------------
 
@@ -306,7 +257,7 @@ class Tournaments:
     ) -> TournamentRecord:
         """Apply ``change`` to the stored tournament by compare-and-set, reading it again when another process
         changed it first."""
-        for _attempt in range(_ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             record = await self.get(tournament_id)
             try:
                 return await self._store.save_tournament(record, change(record))
@@ -314,120 +265,3 @@ class Tournaments:
                 if exc.tag != "version":
                     raise refusal(exc.tag, self._settings) from None
         raise busy()
-
-    async def _scored(self, record: TournamentRecord) -> TournamentRecord:
-        """``record`` with the results it does not have yet (:func:`with_results`; itself if none)."""
-        if not record.model.rounds:
-            return record
-        games = await self._store.load_games([g.game_id for g in record.games_of_round(record.round)])
-        return with_results(record, {game.id: game for game in games})
-
-    async def _next_round(self, record: TournamentRecord) -> TournamentRecord:
-        """Pair the next round (saved first) and open its games, or end the tournament when it has had its rounds
-        (or nobody is left to pair). Called under the tournament's lease."""
-        if record.round >= record.rounds_planned or len(record.model.active) < MIN_PLAYERS:
-            return await self._finish(record)
-        try:
-            paired = pair_swiss(record.model) if record.format is TournamentFormat.SWISS else None
-            if paired is None:
-                paired = pair_round_robin(record.model)
-        except TournamentError as exc:  # no legal pairing is left: the tournament ends with the rounds played
-            log.info("tournament %s ends after round %d: %s", record.id, record.round, exc)
-            return await self._finish(record)
-        try:
-            record = await self._store.save_tournament(
-                record, dataclasses.replace(record, model=record.model.with_round(paired))
-            )
-        except CommitConflict:  # changed meanwhile (a withdrawal): the next advance pairs it
-            return await self.get(record.id)
-        record, opened = await self._open_missing(record)
-        await self._publish(record, [round_started(record, paired.number, opened)])
-        if not paired.pairings:  # a round of byes only (two players, one withdrawn): on to the next
-            return await self.advance(record.id)
-        return record
-
-    async def _open_missing(self, record: TournamentRecord) -> tuple[TournamentRecord, list[BoardGame]]:
-        """Open the games of the round being played that should be open and are not: the first game of each match,
-        and the second of a ballot match once its first is over. A game that cannot open now (its two players have
-        another game going) is tried again at the next advance. Called under the tournament's lease."""
-        current = record.model.rounds[-1]
-        have = {(g.board, g.game) for g in record.games_of_round(current.number)}
-        opened = []
-        for board, pairing in enumerate(current.pairings):
-            for number in range(pairing.games):
-                if number > 0 and pairing.results[number - 1] is None:
-                    break  # the colours are swapped when the first game is over
-                if (board, number) not in have and await self._open(record, pairing, current.number, board, number):
-                    opened.append(
-                        BoardGame(current.number, board, number, game_id_of(record.id, current.number, board, number))
-                    )
-        if not opened:
-            return record, []
-        try:
-            return await self._store.save_tournament(
-                record, dataclasses.replace(record, games=(*record.games, *opened))
-            ), opened
-        except CommitConflict:  # changed meanwhile: the next advance records them (their ids are theirs)
-            return await self.get(record.id), opened
-
-    async def _open(
-        self, record: TournamentRecord, pairing: Pairing, round_number: int, board: int, number: int
-    ) -> bool:
-        """Open one game of a match (once: its id and request key are the tournament's); False if it cannot be now."""
-        game_id = game_id_of(record.id, round_number, board, number)
-        step = board_game(record, pairing, game_id, number, self._clock())
-        try:
-            result = await self._pipe.open(
-                step,
-                room=_room(self.rooms, record, step.after),
-                request=RequestId(f"tournament:{game_id}"),
-                bounded=False,
-            )
-        except ServiceError as exc:
-            if await self._store.load_game(game_id) is not None:
-                return True  # opened already, by a process that stopped before recording it
-            log.info("tournament %s: game %s cannot open now (%s); tried again later", record.id, game_id, exc)
-            return False
-        await self._sink.publish(result.game, result.events)
-        return True
-
-    async def _finish(self, record: TournamentRecord) -> TournamentRecord:
-        ended = dataclasses.replace(record, status=TournamentStatus.FINISHED, ended_at=self._clock())
-        try:
-            saved = await self._store.save_tournament(record, ended)
-        except CommitConflict:
-            return await self.get(record.id)
-        await self._publish(saved, [finished_news(saved)])
-        return saved
-
-    async def _resign_games(self, record: TournamentRecord, user: User) -> None:
-        for played in record.games_of_round(record.round):
-            game = await self._store.load_game(played.game_id)
-            if game is not None and game.is_active and game.color_of(UserId(user.id)) is not None:
-                try:
-                    result = await self._pipe.transact(game.id, None, partial(_transitions.resign, user=user))
-                except ServiceError as exc:
-                    log.info("could not resign game %s of a withdrawn player: %s", game.id, exc)
-                    continue
-                await self._sink.publish(result.game, result.events)
-
-    async def _after_game(self, game_id: GameId) -> None:
-        tournament_id = await self._store.tournament_of_game(game_id)
-        if tournament_id is not None:
-            try:
-                await self.advance(tournament_id)
-            except ServiceError as exc:  # the sweeper tries again
-                log.warning("tournament %s did not move on after game %s: %s", tournament_id, game_id, exc)
-
-    async def _publish(self, record: TournamentRecord, events: list[Event]) -> None:
-        try:
-            await self._sink.publish(None, events)
-        except Exception:
-            log.exception("could not announce the news of tournament %s", record.id)
-
-
-def _room(rooms: RoomMaker | None, record: TournamentRecord, game: GameState) -> Room | None:
-    """The room-opener of one game, for the pipeline."""
-    if rooms is None:
-        return None
-    return lambda: rooms(record, game)

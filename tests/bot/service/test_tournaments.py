@@ -28,11 +28,13 @@ from bot.service import (
     TournamentStatus,
     User,
     UserId,
+    arena_points,
+    arena_scores,
     tournament_standings,
 )
 from bot.service._tournament_games import points_of
 from bot.store import RedisGameStore
-from tests.support import eventually
+from tests.support import Clock, eventually
 
 from .conftest import EventLog, ServiceFactory, ai_idle
 
@@ -240,3 +242,56 @@ async def test_a_sweep_pairs_the_round_a_stopped_process_left_with_the_same_game
 
 def _running(record: TournamentRecord) -> TournamentRecord:
     return dataclasses.replace(record, status=TournamentStatus.RUNNING, rounds_planned=1, started_at=1.0)
+
+
+async def test_a_ten_minute_arena_of_eight_pairs_who_waits_and_ends_on_time(
+    make_service: ServiceFactory, clock: Clock
+) -> None:
+    """Players are paired again as soon as their game ends (never with their last opponent), no game starts after the
+    ten minutes, the games under way then still count, and the scores are the arena's (2 a win, doubled on a
+    streak)."""
+    service = make_service()
+    people = [User(200 + i, f"P{i}") for i in range(8)]
+    arena = TournamentFormat.ARENA
+    single = MatchKind.SINGLE
+    tid = (await service.tournaments.create(GUILD, CHANNEL, people[0], format=arena, match=single, minutes=10)).id
+    for person in people[1:]:
+        await service.tournaments.join(tid, person)
+    record = await service.tournaments.start(tid, people[0])
+    assert len(record.games) == 4, "everyone paired at once"
+    minute = 0
+    while record.status is TournamentStatus.RUNNING:
+        for played in record.games:  # one game ends at a time: White resigns, so results differ from game to game
+            game = (await service.state(played.game_id)).game
+            if game.is_active:
+                await service.resign(game.id, None, User(game.white.id, game.white.name))
+                break
+        clock.advance(45.0)
+        minute += 1
+        assert minute < 60, "the arena ended"
+
+        async def moved_on(before: int = len(record.games)) -> bool:
+            now = await service.tournaments.get(tid)
+            return now.status is not TournamentStatus.RUNNING or len(now.games) > before or _playing(now)
+
+        await eventually(moved_on, what="the arena moving on")
+        record = await service.tournaments.get(tid)
+    end = record.ends_at
+    games = await games_of(service, record)
+    assert all(g.created_at < end for g in games), "no game started after the end"
+    assert record.ended_at is not None and record.ended_at >= end
+    by_player: dict[UserId, list[tuple[float, UserId, int]]] = {}
+    for game in sorted(games, key=lambda g: g.created_at):
+        black_points = {"1-0": 2, "0-1": 0}.get(game.result or "", 1)
+        by_player.setdefault(game.black.id, []).append((game.created_at, game.white.id, black_points))
+        by_player.setdefault(game.white.id, []).append((game.created_at, game.black.id, 2 - black_points))
+    for player, played in by_player.items():
+        opponents = [opponent for _, opponent, _ in played]
+        assert all(a != b for a, b in itertools.pairwise(opponents)), f"{player} met the same opponent twice running"
+    expected = {player: arena_points(points for _, _, points in played) for player, played in by_player.items()}
+    assert arena_scores(record.model) == {p: expected.get(p, 0) for p in record.entrants}
+    assert len(games) > 8, "players were paired again as their games ended"
+
+
+def _playing(record: TournamentRecord) -> bool:
+    return any(not p.finished for r in record.model.rounds for p in r.pairings)

@@ -100,6 +100,7 @@ from bot.service._ports import (
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData, Tidying, Tidyings
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._round_robin import berger_table, pair_round_robin
+from bot.service._seasons import Season, Seasons
 from bot.service._service import GameService
 from bot.service._sweeper import Sweeper
 from bot.service._swiss import pair_swiss
@@ -224,6 +225,8 @@ __all__ = [
     "Round",
     "RoundResult",
     "RoundStarted",
+    "Season",
+    "Seasons",
     "SelfChallengeError",
     "ServiceError",
     "Settlement",

@@ -236,6 +236,18 @@ class RatingRecords(Protocol):
 
     async def guild_name(self, guild_id: GuildId) -> str | None: ...
 
+    async def current_season(self, guild_id: GuildId) -> int:
+        """The number of the server's season being played (from 1), or 0 before its first."""
+        ...
+
+    async def start_season(self, guild_id: GuildId, record: str) -> int:
+        """Start the server's next season (``record``: its JSON), closing the current one; returns its number."""
+        ...
+
+    async def seasons(self, guild_id: GuildId) -> dict[int, str]:
+        """Every season of the server: number -> its JSON record."""
+        ...
+
 
 class ReviewRecords(Protocol):
     """The reviews of finished games."""

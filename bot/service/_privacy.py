@@ -23,7 +23,7 @@ from bot.service._ids import GameId, GuildId, UserId
 from bot.service._models import GameState, PlayerRef, Rating
 from bot.service._pdn import game_pdn
 from bot.service._ports import ChallengeRecords, CommitConflict, ErasureRecords, GameRecords, RatingRecords
-from bot.service._standings import GLOBAL_SCOPE, guild_scope
+from bot.service._standings import GLOBAL_SCOPE, guild_scope, season_scope
 from core import VARIANTS
 
 log = logging.getLogger(__name__)
@@ -178,8 +178,9 @@ class Privacy:
 
     async def _scopes(self, user_id: UserId, more_guilds: Iterable[GuildId] = ()) -> list[str]:
         """The ladders the user may be on: everyone's and those of the servers they finished games in."""
-        guilds = set(await self._store.user_guilds(user_id)) | set(more_guilds)
-        return [GLOBAL_SCOPE, *(guild_scope(g) for g in sorted(guilds))]
+        guilds = sorted(set(await self._store.user_guilds(user_id)) | set(more_guilds))
+        seasons = [season_scope(g, n) for g in guilds for n in range(1, await self._store.current_season(g) + 1)]
+        return [GLOBAL_SCOPE, *(guild_scope(g) for g in guilds), *seasons]
 
 
 @dataclass(frozen=True)

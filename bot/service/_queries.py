@@ -12,6 +12,7 @@ from bot.service._pdn import game_pdn
 from bot.service._pipeline import Clock, Pipeline
 from bot.service._ports import GameStore
 from bot.service._review import Analysis, Reviews
+from bot.service._seasons import Seasons
 from bot.service._standings import Standings, scope_of
 
 
@@ -23,6 +24,7 @@ class Queries:
     _pipe: Pipeline
     _standings: Standings
     _reviews: Reviews
+    seasons: Seasons
 
     # -- queries --------------------------------------------------------------------------------------------------
 
@@ -56,11 +58,15 @@ class Queries:
         return game.pdn if game.pdn is not None else game_pdn(game)
 
     async def leaderboard(
-        self, variant: str = "american", guild_id: GuildId | None = None, limit: int = 10
+        self, variant: str = "american", guild_id: GuildId | None = None, limit: int = 10, season: int | None = None
     ) -> list[models.LeaderboardEntry]:
-        """The human ladder of a guild (or the global one), best first."""
+        """The human ladder of a guild (or the global one), best first; with ``season``, that season's ladder of the
+        guild (refused when it has none of that number)."""
         variant_name = _options.variant_name(variant)
-        return await self._standings.leaderboard(scope_of(guild_id), variant_name, max(1, min(limit, 100)))
+        scope = scope_of(guild_id)
+        if season is not None and guild_id is not None:
+            scope = (await self.seasons.get(guild_id, season)).scope
+        return await self._standings.leaderboard(scope, variant_name, max(1, min(limit, 100)))
 
     async def stats(
         self, user_id: UserId, variant: str = "american", guild_id: GuildId | None = None

@@ -38,6 +38,7 @@ from bot.service._ports import (
 from bot.service._privacy import Erasure, PersonalData, Privacy, Tidyings
 from bot.service._queries import Queries
 from bot.service._review import Reviews
+from bot.service._seasons import Seasons
 from bot.service._standings import Standings
 from bot.service._tournaments import Tournaments
 from bot.service._transitions import Skip, Step
@@ -88,6 +89,8 @@ class GameService(Queries):
         self.tidyings = Tidyings(store)
         """The erasures whose posts a front end is still editing (:class:`~bot.service._privacy.Tidying`)."""
         self._reviews = Reviews(store, reviewer)
+        self.seasons = Seasons(store, clock)
+        """The servers' seasons (:mod:`bot.service._seasons`)."""
         self.tournaments = Tournaments(store, self._pipe, self._settings, clock, self._sink)
         """Swiss and round-robin tournaments (:mod:`bot.service._tournaments`)."""
         self._pipe.add_observer(self.tournaments.observe)

@@ -39,6 +39,11 @@ def guild_scope(guild_id: GuildId) -> str:
     return f"guild:{guild_id}"
 
 
+def season_scope(guild_id: GuildId, number: int) -> str:
+    """The ladder of a server's season (:mod:`bot.service._seasons`)."""
+    return f"season:{guild_id}:{number}"
+
+
 def scope_of(guild_id: GuildId | None) -> str:
     """The ladder of a guild, or the global one for None."""
     return guild_scope(guild_id) if guild_id is not None else GLOBAL_SCOPE
@@ -86,7 +91,9 @@ class Standings:
     async def settle(self, game: GameState) -> tuple[GameState, Settlement, list[Event]]:
         """The game's final state with PDN and rating changes, and the writes that go with it."""
         game = replace(game, pdn=game_pdn(game))
-        scopes = (GLOBAL_SCOPE, guild_scope(game.guild_id))
+        scopes: tuple[str, ...] = (GLOBAL_SCOPE, guild_scope(game.guild_id))
+        if game.kind is GameKind.HUMAN and game.rated and (season := await self._store.current_season(game.guild_id)):
+            scopes = (*scopes, season_scope(game.guild_id, season))  # the season's ladder too
         if game.kind is GameKind.AI:
             human = game.humans()[0]
             ai = game.white if human is game.black else game.black

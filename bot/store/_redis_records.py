@@ -184,3 +184,20 @@ class RedisRecords(RedisBase):
 
     async def release_tidying(self, user_id: UserId, holder: str) -> None:
         await self._tidying_lease(user_id, holder).release()
+
+    # -- seasons ------------------------------------------------------------------------------------------------
+
+    async def current_season(self, guild_id: GuildId) -> int:
+        value = await awaitable(self._r.hget(self._k("guild", guild_id, "seasons"), "current"))
+        return int(decoded(value)) if value is not None else 0
+
+    async def start_season(self, guild_id: GuildId, record: str) -> int:
+        key = self._k("guild", guild_id, "seasons")
+        number = int(await awaitable(self._r.hincrby(key, "current", 1)))
+        await awaitable(self._r.hset(key, str(number), record))
+        return number
+
+    async def seasons(self, guild_id: GuildId) -> dict[int, str]:
+        rows = await awaitable(self._r.hgetall(self._k("guild", guild_id, "seasons")))
+        found = {decoded(k): decoded(v) for k, v in rows.items()}
+        return {int(k): v for k, v in found.items() if k.isdigit()}

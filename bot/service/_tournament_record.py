@@ -26,6 +26,8 @@ from bot.service._tournament_model import (
 MIN_PLAYERS, MAX_PLAYERS = 2, 256
 MAX_ROUNDS = 20
 """Most rounds a Swiss may have (a round robin has one fewer than its players)."""
+MAX_WAIT = 30 * 86400.0
+"""The furthest ahead a tournament may be set to start."""
 ARENA_MINUTES = (5, 240)
 """The shortest and the longest arena, in minutes."""
 
@@ -81,6 +83,8 @@ class TournamentRecord:
     ended_at: float | None = None
     duration: float = 0.0
     """An arena's length in seconds (0 for the other formats)."""
+    starts_at: float | None = None
+    """When the sweeper starts it (None: when its creator does)."""
     message: MessageRef | None = None
     """The announcement (with its Join button), as the front end recorded it."""
 
@@ -140,6 +144,7 @@ class TournamentRecord:
                 "started_at": self.started_at,
                 "ended_at": self.ended_at,
                 "duration": self.duration,
+                "starts_at": self.starts_at,
                 "message": self.message.to_json() if self.message else None,
                 "model": json.loads(self.model.to_json()),
             },
@@ -173,6 +178,7 @@ class TournamentRecord:
                 started_at=None if data["started_at"] is None else float(data["started_at"]),
                 ended_at=None if data["ended_at"] is None else float(data["ended_at"]),
                 duration=float(data.get("duration", 0.0)),
+                starts_at=None if data.get("starts_at") is None else float(data["starts_at"]),
                 message=MessageRef.from_json(message) if message else None,
             )
         except TournamentError:

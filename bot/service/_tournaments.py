@@ -25,6 +25,7 @@ from bot.service._errors import (
     AlreadyPlayingError,
     InvalidRequestError,
     NotAPlayerError,
+    ServiceError,
 )
 from bot.service._events import Event
 from bot.service._ids import ChannelId, GuildId, TournamentId, UserId
@@ -42,6 +43,7 @@ from bot.service._tournament_record import (
     ARENA_MINUTES,
     MAX_PLAYERS,
     MAX_ROUNDS,
+    MAX_WAIT,
     MIN_PLAYERS,
     TournamentRecord,
     TournamentStatus,
@@ -104,9 +106,11 @@ class Tournaments:
         max_players: int = 32,
         ai_allowed: bool = False,
         minutes: float = 30.0,
+        starts_at: float | None = None,
     ) -> TournamentRecord:
         """Open a tournament for entries in a channel (one live tournament a channel, ``TOURNAMENTS_PER_GUILD`` a
-        server); its creator is its first entrant. An arena lasts ``minutes`` from its start."""
+        server); its creator is its first entrant. An arena lasts ``minutes`` from its start. With ``starts_at``
+        (epoch seconds) it starts by itself then, or is called off if fewer than two have entered."""
         variant = _options.variant_name(variant)
         if match is MatchKind.BALLOT and variant == "mini":
             raise InvalidRequestError(_("ballot matches need the 8×8 board: choose single games for mini"))
@@ -120,6 +124,8 @@ class Tournaments:
         if format is TournamentFormat.ARENA and not low <= minutes <= high:
             raise InvalidRequestError(_("an arena lasts {low} to {high} minutes", low=low, high=high))
         now = self._clock()
+        if starts_at is not None and not now < starts_at <= now + MAX_WAIT:
+            raise InvalidRequestError(_("a tournament starts within the next 30 days"))
         tournament_id = TournamentId(new_id())
         me = UserId(creator.id)
         record = TournamentRecord(
@@ -138,6 +144,7 @@ class Tournaments:
             model=Tournament(format, match, (Entrant(me, DEFAULT_RATING),), seed=int(tournament_id, 16)),
             names={me: creator.name},
             duration=minutes * 60.0 if format is TournamentFormat.ARENA else 0.0,
+            starts_at=starts_at,
         )
         try:
             return await self._store.create_tournament(record, per_guild=self._settings.tournaments_per_guild)
@@ -245,6 +252,21 @@ class Tournaments:
         self._runner.observe(events)
 
     async def sweep(self) -> None:
+        """Start the tournaments whose time has come (or call them off: fewer than two entered), then move every
+        live one on."""
+        now = self._clock()
+        for tournament_id in await self._store.live_tournaments():
+            record = await self._store.load_tournament(tournament_id)
+            if record is None or record.status is not TournamentStatus.OPEN or (record.starts_at or now + 1) > now:
+                continue
+            creator = User(record.creator, record.name_of(record.creator))
+            try:
+                if len(record.entrants) >= MIN_PLAYERS:
+                    await self.start(tournament_id, creator, manager=True)
+                else:
+                    await self.cancel(tournament_id, creator, manager=True)
+            except ServiceError as exc:
+                log.warning("tournament %s did not start on time: %s", tournament_id, exc)
         await self._runner.sweep()
 
     async def close(self) -> None:

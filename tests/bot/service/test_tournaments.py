@@ -295,3 +295,25 @@ async def test_a_ten_minute_arena_of_eight_pairs_who_waits_and_ends_on_time(
 
 def _playing(record: TournamentRecord) -> bool:
     return any(not p.finished for r in record.model.rounds for p in r.pairings)
+
+
+async def test_a_tournament_set_for_a_time_starts_then_by_itself_or_is_called_off(
+    make_service: ServiceFactory, clock: Clock, events: EventLog
+) -> None:
+    service = make_service()
+    tournaments = service.tournaments
+    with pytest.raises(InvalidRequestError):
+        await tournaments.create(GUILD, CHANNEL, ANN, starts_at=clock() - 1)
+    set_for = clock() + 600
+    tid = (await tournaments.create(GUILD, CHANNEL, ANN, rounds=1, match=MatchKind.SINGLE, starts_at=set_for)).id
+    lonely = (await tournaments.create(GUILD, "c2", CID, starts_at=set_for)).id
+    await tournaments.join(tid, BOB)
+    await service.sweep()
+    assert (await tournaments.get(tid)).status is TournamentStatus.OPEN, "not before its time"
+    clock.advance(601)
+    await service.sweep()
+    started = await tournaments.get(tid)
+    assert started.status is TournamentStatus.RUNNING and started.round == 1 and len(started.games) == 1
+    called_off = await tournaments.get(lonely)
+    assert called_off.status is TournamentStatus.CANCELLED, "one entrant at its time: called off"
+    assert [e.tournament_id for e in events.events if isinstance(e, TournamentFinished) and e.cancelled] == [lonely]

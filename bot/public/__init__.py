@@ -2,7 +2,8 @@
 (``/leaderboard/{guild_id}/{variant}``, and ``.json``) and a page per finished game with its PDN and a replay
 (``/games/{game_id}``, and ``.pdn``, ``.json``)."""
 
-from bot.public._pages import GLOBAL, game_path, leaderboard_path, public_url, register_public_routes
+from bot.public._layout import GLOBAL, game_path, leaderboard_path, public_url
+from bot.public._pages import register_public_routes
 from bot.public._replay import Position, Replay, replay
 
 __all__ = [

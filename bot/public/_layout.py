@@ -42,6 +42,10 @@ def game_path(game_id: str) -> str:
     return f"/games/{game_id}"
 
 
+def tournament_path(tournament_id: str) -> str:
+    return f"/tournaments/{tournament_id}"
+
+
 def public_url(base_url: str, path: str) -> str:
     """``path`` under the operator's ``PUBLIC_BASE_URL`` (for links in the bot's messages)."""
     return base_url.rstrip("/") + path

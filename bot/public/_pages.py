@@ -1,5 +1,6 @@
-"""The public pages of the HTTP side: a leaderboard per server and variant (HTML and JSON), and a page per finished
-game with its PDN and a step-by-step replay. They only read through the game service; nothing here writes.
+"""The public pages of the HTTP side: a leaderboard per server and variant (HTML and JSON), a page per finished game
+with its PDN and a step-by-step replay, and a page per tournament (:mod:`bot.public._tournament_page`). They only read
+through the game service; nothing here writes.
 
     register_public_routes(app, service)    # before the application starts
 """
@@ -25,6 +26,7 @@ from bot.public._layout import (
     store_unavailable,
 )
 from bot.public._replay import replay
+from bot.public._tournament_page import tournament_routes
 from bot.service import (
     GameId,
     GameService,
@@ -58,6 +60,7 @@ def register_public_routes(app: web.Application, service: GameService) -> None:
             web.get(f"/games/{_GAME}.pdn", game_pdn),
             web.get(f"/games/{_GAME}.json", game_json),
             web.get(f"/games/{_GAME}", game_html),
+            *tournament_routes(),
             STATIC.route(),
         ]
     )

@@ -1,8 +1,10 @@
 """Public pages on the bot's HTTP side, for the real bot and the sandbox alike: a leaderboard per server and variant
-(``/leaderboard/{guild_id}/{variant}``, and ``.json``) and a page per finished game with its PDN and a replay
-(``/games/{game_id}``, and ``.pdn``, ``.json``)."""
+(``/leaderboard/{guild_id}/{variant}``, and ``.json``), a page per finished game with its PDN and a replay
+(``/games/{game_id}``, and ``.pdn``, ``.json``), and a page per tournament with its standings and the links to its
+games (``/tournaments/{tournament_id}``, and ``.json``)."""
 
-from bot.public._pages import GLOBAL, game_path, leaderboard_path, public_url, register_public_routes
+from bot.public._layout import GLOBAL, game_path, leaderboard_path, public_url, tournament_path
+from bot.public._pages import register_public_routes
 from bot.public._replay import Position, Replay, replay
 
 __all__ = [
@@ -14,4 +16,5 @@ __all__ = [
     "public_url",
     "register_public_routes",
     "replay",
+    "tournament_path",
 ]

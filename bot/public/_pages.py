@@ -1,21 +1,32 @@
-"""The public pages of the HTTP side: a leaderboard per server and variant (HTML and JSON), and a page per finished
-game with its PDN and a step-by-step replay. They only read through the game service; nothing here writes.
+"""The public pages of the HTTP side: a leaderboard per server and variant (HTML and JSON), a page per finished game
+with its PDN and a step-by-step replay, and a page per tournament (:mod:`bot.public._tournament_page`). They only read
+through the game service; nothing here writes.
 
     register_public_routes(app, service)    # before the application starts
 """
 
 from __future__ import annotations
 
-import html
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Final
 
 from aiohttp import web
 
+from bot.public._layout import (
+    GLOBAL,
+    SERVICE_KEY,
+    STATIC,
+    escape,
+    game_path,
+    leaderboard_path,
+    not_found,
+    page,
+    static_url,
+    store_unavailable,
+)
 from bot.public._replay import replay
+from bot.public._tournament_page import tournament_routes
 from bot.service import (
     GameId,
     GameService,
@@ -23,58 +34,25 @@ from bot.service import (
     GuildId,
     InvalidRequestError,
     LeaderboardEntry,
-    StoreUnavailableError,
     UnknownGameError,
 )
-from bot.web import JSON, StaticFiles
+from bot.web import JSON
 from core import VARIANTS, InvalidPdnError
 
 log = logging.getLogger(__name__)
 
-STATIC: Final = StaticFiles(Path(__file__).with_name("static"), "/assets/public", "public_static")
-GLOBAL: Final = "global"
-"""The ``guild_id`` of the ladder of everyone (``/checkers leaderboard scope:global``)."""
 DEFAULT_LIMIT: Final = 10
 """As many rows as ``/checkers leaderboard`` shows."""
 MAX_LIMIT: Final = 100
-RETRY_AFTER: Final = 5
-PAGE_HEADERS: Final = {
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    ),
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-}
-"""Every public page's security headers: its scripts and styles are our own files (no inline code runs, the game's data
-is a JSON data block), no other site may frame it, and no link leaks its address."""
-"""Seconds a client is asked to wait (``Retry-After``) when the store is unavailable."""
-
-SERVICE_KEY: Final = web.AppKey("public_service", GameService)
 _GUILD = r"{guild_id:[0-9]{1,20}|global}"
 _VARIANT = r"{variant:[a-z][a-z0-9-]{0,30}}"
 _GAME = r"{game_id:[0-9A-Za-z_-]{1,40}}"
 
 
-def leaderboard_path(guild_id: str | int | None, variant: str = "american") -> str:
-    """The page's path: ``guild_id`` None is the ladder of everyone."""
-    return f"/leaderboard/{GLOBAL if guild_id is None else guild_id}/{variant}"
-
-
-def game_path(game_id: str) -> str:
-    return f"/games/{game_id}"
-
-
-def public_url(base_url: str, path: str) -> str:
-    """``path`` under the operator's ``PUBLIC_BASE_URL`` (for links in the bot's messages)."""
-    return base_url.rstrip("/") + path
-
-
 def register_public_routes(app: web.Application, service: GameService) -> None:
     """Add the public pages and their static files to ``app`` (before it starts)."""
     app[SERVICE_KEY] = service
-    app.middlewares.append(_store_unavailable)
+    app.middlewares.append(store_unavailable)
     app.add_routes(
         [
             web.get(f"/leaderboard/{_GUILD}/{_VARIANT}.json", leaderboard_json),
@@ -82,6 +60,7 @@ def register_public_routes(app: web.Application, service: GameService) -> None:
             web.get(f"/games/{_GAME}.pdn", game_pdn),
             web.get(f"/games/{_GAME}.json", game_json),
             web.get(f"/games/{_GAME}", game_html),
+            *tournament_routes(),
             STATIC.route(),
         ]
     )
@@ -95,7 +74,7 @@ async def _leaderboard(request: web.Request) -> tuple[GuildId | None, str, list[
     guild_id = None if guild == GLOBAL else GuildId(guild)  # the route admits only digits
     variant = request.match_info["variant"]
     if variant not in VARIANTS:
-        raise _not_found(request, f"There is no variant {variant!r}: try {', '.join(VARIANTS)}.")
+        raise not_found(request, f"There is no variant {variant!r}: try {', '.join(VARIANTS)}.")
     try:
         limit = max(1, min(int(request.query.get("limit", DEFAULT_LIMIT)), MAX_LIMIT))
     except ValueError:
@@ -104,7 +83,7 @@ async def _leaderboard(request: web.Request) -> tuple[GuildId | None, str, list[
     try:
         entries = await service.leaderboard(variant, guild_id, limit)
     except InvalidRequestError as exc:
-        raise _not_found(request, exc.message) from None
+        raise not_found(request, exc.message) from None
     return guild_id, variant, entries
 
 
@@ -142,7 +121,7 @@ async def leaderboard_html(request: web.Request) -> web.Response:
     title = await _title(request, guild_id, variant)
     if entries:
         rows = "\n".join(
-            f'<tr><td class="rank">{e.rank}</td><td class="name">{_e(e.name)}</td>'
+            f'<tr><td class="rank">{e.rank}</td><td class="name">{escape(e.name)}</td>'
             f'<td class="rating">{round(e.rating)}{"?" if e.provisional else ""}</td>'
             f'<td class="games">{e.games}</td></tr>'
             for e in entries
@@ -158,11 +137,11 @@ async def leaderboard_html(request: web.Request) -> web.Response:
             "<code>/checkers challenge</code>.</p>"
         )
     others = " · ".join(
-        f'<a href="{leaderboard_path(guild_id, name)}">{_e(v.title)}</a>' for name, v in VARIANTS.items()
+        f'<a href="{leaderboard_path(guild_id, name)}">{escape(v.title)}</a>' for name, v in VARIANTS.items()
     )
     json_link = f'<a href="{leaderboard_path(guild_id, variant)}.json">JSON</a>'
-    body = f"<h1>{_e(title)}</h1>{table}<p class='links'>{others} · {json_link}</p>"
-    return _page(request, title, body)
+    body = f"<h1>{escape(title)}</h1>{table}<p class='links'>{others} · {json_link}</p>"
+    return page(request, title, body)
 
 
 # -- games ------------------------------------------------------------------------------------------------------------
@@ -176,7 +155,7 @@ async def _game(request: web.Request) -> tuple[GameState, str]:
         view = await service.state(game_id)
         pdn = await service.pdn(game_id)
     except UnknownGameError:
-        raise _not_found(request, f"There is no game {game_id!r}.") from None
+        raise not_found(request, f"There is no game {game_id!r}.") from None
     return view.game, pdn
 
 
@@ -234,10 +213,10 @@ async def game_html(request: web.Request) -> web.Response:
     payload = script_json(data)
     live = "Being played now: this page follows the game as it is played." if game.is_active else ""
     body = f"""
-<h1>{_e(title)}</h1>
-<p class="summary"><span id="end">{_e(game.end_text or live)}</span>
- <span id="result" class="result">{_e(game.result or "*")}</span>
- · {_e(VARIANTS[game.variant].title if game.variant in VARIANTS else game.variant)}
+<h1>{escape(title)}</h1>
+<p class="summary"><span id="end">{escape(game.end_text or live)}</span>
+ <span id="result" class="result">{escape(game.result or "*")}</span>
+ · {escape(VARIANTS[game.variant].title if game.variant in VARIANTS else game.variant)}
  · <a href="{leaderboard_path(game.guild_id, game.variant)}">the server's leaderboard</a></p>
 <div class="replay">
   <div class="board-wrap"><div id="board" class="board" role="img" aria-label="board"></div></div>
@@ -249,66 +228,15 @@ async def game_html(request: web.Request) -> web.Response:
       <button id="last" title="Last position (End)">Last ⏭</button>
     </div>
     <p id="status" class="status" aria-live="polite"></p>
-    <div id="graph" class="graph"><p class="note">Not reviewed yet: <code>/checkers analyse game:{_e(game.id)}</code>
-     in Discord draws the evaluation graph here.</p></div>
+    <div id="graph" class="graph"><p class="note">Not reviewed yet:
+     <code>/checkers analyse game:{escape(game.id)}</code> in Discord draws the evaluation graph here.</p></div>
     <ol id="moves" class="moves"></ol>
   </div>
 </div>
 <h2>PDN</h2>
 <p><a href="{game_path(game.id)}.pdn" download>Download the PDN</a></p>
-<pre id="pdn" class="pdn">{_e(pdn)}</pre>
+<pre id="pdn" class="pdn">{escape(pdn)}</pre>
 <script id="game-data" type="application/json">{payload}</script>
-<script src="{_static(request, "replay.js")}"></script>
+<script src="{static_url(request, "replay.js")}"></script>
 """
-    return _page(request, f"{title} · King Me", body)
-
-
-# -- layout -----------------------------------------------------------------------------------------------------------
-
-
-def _e(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
-def _static(request: web.Request, name: str) -> str:
-    """The URL of a static file, with a hash of its content so a changed file is fetched again."""
-    return str(STATIC.url(request.app, name))
-
-
-def _page(request: web.Request, title: str, body: str, status: int = 200) -> web.Response:
-    text = f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<link rel="stylesheet" href="{_static(request, "public.css")}">
-</head>
-<body>
-<header class="top"><span class="brand">👑 King Me</span></header>
-<main>{body}</main>
-</body>
-</html>
-"""
-    headers = {"Cache-Control": "no-cache", **PAGE_HEADERS}
-    return web.Response(text=text, content_type="text/html", status=status, headers=headers)
-
-
-@web.middleware
-async def _store_unavailable(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    """Any page whose store is unavailable (Redis down or restarting) answers 503 with ``Retry-After``, never 500."""
-    try:
-        return await handler(request)
-    except StoreUnavailableError as exc:
-        title = "Unavailable · King Me"
-        page = _page(request, title, f"<h1>Unavailable</h1><p>{_e(exc.message)}</p>", status=503)
-        page.headers["Retry-After"] = str(RETRY_AFTER)
-        page.headers["Cache-Control"] = "no-store"
-        return page
-
-
-def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:
-    page = _page(request, "Not found · King Me", f"<h1>Not found</h1><p>{_e(text)}</p>", status=404)
-    return web.HTTPNotFound(text=page.text, content_type="text/html", headers=PAGE_HEADERS)
+    return page(request, f"{title} · King Me", body)

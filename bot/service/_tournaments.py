@@ -33,8 +33,8 @@ from bot.service._errors import (
     UnknownTournamentError,
 )
 from bot.service._events import Event, GameOver
-from bot.service._ids import ChannelId, GameId, GuildId, RequestId, TournamentId, UserId
-from bot.service._models import GameState, PlayerRef, User, new_id
+from bot.service._ids import ChannelId, GameId, GuildId, MessageId, RequestId, TournamentId, UserId
+from bot.service._models import GameState, MessageRef, PlayerRef, User, new_id
 from bot.service._pipeline import Pipeline, Room
 from bot.service._ports import CommitConflict, EventSink, GameRecords, TournamentRecords
 from bot.service._round_robin import pair_round_robin
@@ -206,6 +206,12 @@ class Tournaments:
             return dataclasses.replace(record, model=model, names=names)
 
         return await self._change(tournament_id, leave)
+
+    async def set_message(self, tournament_id: TournamentId, channel_id: ChannelId, message_id: MessageId) -> None:
+        """Record the message that announces the tournament (its entrants and Join button), so a front end edits it
+        as the tournament goes on, also after a restart or in another process."""
+        where = MessageRef(channel_id, message_id)
+        await self._change(tournament_id, lambda record: dataclasses.replace(record, message=where))
 
     # -- running it -----------------------------------------------------------------------------------------------
 

@@ -207,11 +207,13 @@ class Tournaments:
 
         return await self._change(tournament_id, leave)
 
-    async def set_message(self, tournament_id: TournamentId, channel_id: ChannelId, message_id: MessageId) -> None:
+    async def set_message(
+        self, tournament_id: TournamentId, channel_id: ChannelId, message_id: MessageId
+    ) -> TournamentRecord:
         """Record the message that announces the tournament (its entrants and Join button), so a front end edits it
         as the tournament goes on, also after a restart or in another process."""
         where = MessageRef(channel_id, message_id)
-        await self._change(tournament_id, lambda record: dataclasses.replace(record, message=where))
+        return await self._change(tournament_id, lambda record: dataclasses.replace(record, message=where))
 
     # -- running it -----------------------------------------------------------------------------------------------
 

@@ -128,7 +128,7 @@ def status_line(record: TournamentRecord, lang: Language = ENGLISH) -> str:
         return lang._("Round {round} of {rounds} is being played.", round=record.round, rounds=record.rounds_planned)
     if record.status is TournamentStatus.CANCELLED:
         return lang._("Cancelled.")
-    return lang._("Finished after {count} rounds.", count=record.round)
+    return lang._n("Finished after {count} round.", "Finished after {count} rounds.", record.round)
 
 
 # -- pairings ------------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import TypedDict, Unpack
 import discord
 from discord.ext import commands
 
-from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog
+from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog, TournamentCog
 from bot.metrics import Metrics
 from bot.public import game_path, leaderboard_path, public_url
 from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId, ServiceError
@@ -82,6 +82,22 @@ class EventRelay:
 
 
 @dataclass(frozen=True)
+class FrontEnds:
+    """Several sinks of one front end as one :class:`~bot.service.EventSink`: each hears every event, in order, and
+    shows the kinds that are its own (the games' announcer, the tournaments' news); one failing does not stop the
+    next."""
+
+    sinks: tuple[EventSink, ...]
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
+        for sink in self.sinks:
+            try:
+                await sink.publish(game, events)
+            except Exception:
+                log.exception("%s failed to show %d events", type(sink).__name__, len(events))
+
+
+@dataclass(frozen=True)
 class PublicPages:
     """Links to the public pages under the operator's ``PUBLIC_BASE_URL``; none when it is not set."""
 
@@ -110,7 +126,7 @@ class BotOptions(TypedDict, total=False):
 
 
 class KingMeBot(commands.Bot):
-    """King Me on Discord: the ``/checkers`` commands and their restart-proof components.
+    """King Me on Discord: the ``/checkers`` and ``/tournament`` commands and their restart-proof components.
 
     ``options`` go to :class:`discord.ext.commands.Bot` (tests pass ``guild_ready_timeout``). No privileged intent is
     used: slash commands and components need none.
@@ -137,13 +153,18 @@ class KingMeBot(commands.Bot):
         self.metrics = metrics
         self.relay = relay
         self.games: GamesCog | None = None
+        self.tournaments: TournamentCog | None = None
+        self._sinks: FrontEnds | None = None
 
     async def setup_hook(self) -> None:
         self.games = GamesCog(self, self.service, self.settings, PublicPages(self.settings.public_base_url))
         await self.add_cog(self.games)
+        self.tournaments = TournamentCog(self, self.service, self.settings)
+        await self.add_cog(self.tournaments)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.relay is not None:
-            self.relay.attach(self.games.events)
+            self._sinks = FrontEnds((self.games.events, self.tournaments.news))
+            self.relay.attach(self._sinks)
         await self.tree.set_translator(CommandTranslator())  # the commands in every language of the catalogue
         await self._sync_commands()
 
@@ -191,6 +212,6 @@ class KingMeBot(commands.Bot):
             log.warning("could not record the name of server %s: %s", guild.id, exc)
 
     async def close(self) -> None:
-        if self.relay is not None and self.games is not None:
-            self.relay.detach(self.games.events)
+        if self.relay is not None and self._sinks is not None:
+            self.relay.detach(self._sinks)
         await super().close()

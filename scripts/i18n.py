@@ -63,13 +63,14 @@ def _from_data() -> Iterator[tuple[str, str | None, str]]:
     """The slash commands' names (Discord shows them localised), the variants' titles, the AI levels' summaries and
     the rules' messages (their templates are their ids: :data:`core.MESSAGES`)."""
     from ai.api import levels
-    from bot.games import GamesCog
+    from bot.games import GamesCog, TournamentCog
     from core import MESSAGES, VARIANTS
 
-    yield str(GamesCog.__cog_group_name__), "command name", "bot/games/_cog.py"
-    for command in GamesCog.__cog_app_commands__:
-        for item in (command, *getattr(command, "parameters", ())):
-            yield item.name, "command name", "bot/games/_cog.py"
+    for cog, where in ((GamesCog, "bot/games/_cog.py"), (TournamentCog, "bot/games/_tournament_cog.py")):
+        yield str(cog.__cog_group_name__), "command name", where
+        for command in cog.__cog_app_commands__:
+            for item in (command, *getattr(command, "parameters", ())):
+                yield item.name, "command name", where
     for variant in VARIANTS.values():
         yield variant.title, "variant", "core/variants.py"
     for level in levels().values():

@@ -1,20 +1,21 @@
-"""The README's "Discord commands" table lists the registered ``/checkers`` commands exactly, in order, with their
-options (optional ones in brackets), so it cannot drift from :func:`bot.games.command_list`."""
+"""The README's "Discord commands" and "Tournament commands" tables list the registered ``/checkers`` and
+``/tournament`` commands exactly, in order, with their options (optional ones in brackets), so they cannot drift from
+:func:`bot.games.command_list` and :func:`bot.games.tournament_commands`."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from bot.games import command_list
+from bot.games import command_list, tournament_commands
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def readme_commands() -> list[str]:
-    """The first column of the table under ``### Discord commands``, without its backticks."""
+def readme_commands(heading: str = "Discord commands") -> list[str]:
+    """The first column of the table under ``### <heading>``, without its backticks."""
     lines = README.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if re.fullmatch(r"#+\s*Discord commands\s*", line))
+    start = next(i for i, line in enumerate(lines) if re.fullmatch(rf"#+\s*{heading}\s*", line))
     rows: list[str] = []
     for line in lines[start + 1 :]:
         if not line.startswith("|"):
@@ -32,6 +33,12 @@ def test_readme_lists_every_registered_command_with_its_options() -> None:
     assert documented, "no /checkers rows under the README's 'Discord commands' heading"
     assert all(row.startswith("/checkers ") for row in documented), documented
     assert documented == [usage for usage, _ in command_list()]
+
+
+def test_readme_lists_every_tournament_command_with_its_options() -> None:
+    documented = readme_commands("Tournament commands")
+    assert documented, "no /tournament rows under the README's 'Tournament commands' heading"
+    assert documented == [usage for usage, _ in tournament_commands()]
 
 
 def readme_settings() -> dict[str, str]:

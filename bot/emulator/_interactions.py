@@ -194,7 +194,8 @@ class InteractionFactory:
             resolved.setdefault("users", {})[str(user.id)] = self.payloads.user(user)
             guild = self.state.guilds[guild_id]
             if user.id in guild.member_ids:
-                member = self.payloads.member(user, guild, with_user=False, permissions=MEMBER_PERMISSIONS)
+                allowed = self.payloads.permissions_of(user, guild)
+                member = self.payloads.member(user, guild, with_user=False, permissions=allowed)
                 resolved.setdefault("members", {})[str(user.id)] = member
             result = str(user.id)
         elif kind == CHANNEL:
@@ -229,7 +230,7 @@ class InteractionFactory:
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
             "channel": self.payloads.channel(channel, permissions=MEMBER_PERMISSIONS),
-            "member": self.payloads.member(user, guild, permissions=MEMBER_PERMISSIONS),
+            "member": self.payloads.member(user, guild, permissions=self.payloads.permissions_of(user, guild)),
             "locale": user.locale,
             "guild_locale": guild.locale,
             "app_permissions": str(

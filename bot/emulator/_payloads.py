@@ -20,6 +20,8 @@ def _bits(*positions: int) -> int:
 MEMBER_PERMISSIONS = _bits(10, 11, 14, 15, 16, 6, 18, 31, 35, 38)
 # the bot also manages messages and threads and creates private ones
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | _bits(13, 34, 36)
+MANAGE_GUILD = _bits(5)
+"""What a member of :attr:`Guild.manager_ids` has on top of :data:`MEMBER_PERMISSIONS`."""
 # create public and private threads, send messages in threads: what a channel that forbids threads denies
 THREAD_PERMISSIONS = _bits(35, 36, 38)
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -68,6 +70,12 @@ class PayloadBuilder:
         if permissions is not None:
             data["permissions"] = str(permissions)
         return data
+
+    @staticmethod
+    def permissions_of(user: User, guild: Guild) -> int:
+        """A member's permissions in a channel as an interaction carries them: a manager of the server has Manage
+        Server too."""
+        return MEMBER_PERMISSIONS | (MANAGE_GUILD if user.id in guild.manager_ids else 0)
 
     def channel(self, channel: Channel, *, permissions: int | None = None) -> JSON:
         messages = self.state.channel_messages(channel.id)

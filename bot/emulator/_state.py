@@ -130,6 +130,8 @@ class Guild:
     joined_at: datetime = field(default_factory=utcnow)
     locale: str = "en-US"
     """The server's language (``preferred_locale``, and each interaction's ``guild_locale``)."""
+    manager_ids: list[int] = field(default_factory=list)
+    """Members with the Manage Server permission (sent in their interactions' permissions); nobody by default."""
 
 
 @dataclass(eq=False)

@@ -62,7 +62,7 @@ from bot.games._render import (
     stats_embed,
     thread_notice,
 )
-from bot.games._report import CheckError, Reporter
+from bot.games._report import Reporter, check_rates
 from bot.games._respond import send, within_deadline
 from bot.games._review import ReviewHandlers
 from bot.games._theme import BoardThemes
@@ -131,11 +131,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Every command passes the rate limits first (discord.py runs no check for autocomplete)."""
-        try:
-            await self.service.rate_limit(caller_id(interaction), guild_of(interaction))
-        except Exception as exc:
-            raise CheckError(exc) from exc
-        return True
+        return await check_rates(self.service, interaction)
 
     async def cog_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         await self.report(interaction, error)

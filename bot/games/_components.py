@@ -15,15 +15,17 @@ from typing import Any, Self, cast
 
 import discord
 
-from bot.games._dispatch import dispatch
+from bot.games._dispatch import dispatch, dispatch_tournament
 from bot.i18n import ENGLISH, Language, _
-from bot.service import Challenge, ChallengeId, GameId, GameView, UserId
+from bot.service import Challenge, ChallengeId, GameId, GameView, TournamentId, UserId
 
 PREFIX = "km"
 GAME_ACTIONS = ("resign", "draw", "drawyes", "drawno", "tbyes", "tbno", "side", "moves")
 CHALLENGE_ACTIONS = ("accept", "decline")
+TOURNAMENT_ACTIONS = ("join", "leave")
 _GAME = r"(?P<game_id>[0-9A-Za-z_-]{1,40})"
 _CHALLENGE = r"(?P<challenge_id>[0-9A-Za-z_-]{1,40})"
+_TOURNAMENT = r"(?P<tournament_id>[0-9A-Za-z_-]{1,40})"
 _VERSION = r"(?P<version>[0-9]{1,9})"
 _TYPES: dict[str, Callable[[str], object]] = {
     "version": int,
@@ -31,6 +33,7 @@ _TYPES: dict[str, Callable[[str], object]] = {
     "page": int,
     "game_id": GameId,
     "challenge_id": ChallengeId,
+    "tournament_id": TournamentId,
     "user_id": UserId,
 }
 """The typed value of each template group (text otherwise): a custom id is where an id comes in from Discord. Every
@@ -121,6 +124,8 @@ _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "tbno": (_("No takeback"), discord.ButtonStyle.secondary),  # refuses the request, or withdraws your own
     "accept": (_("Accept"), discord.ButtonStyle.success),
     "decline": (_("Decline or withdraw"), discord.ButtonStyle.danger),  # the challenger withdraws with it
+    "join": (_("Join"), discord.ButtonStyle.success),
+    "leave": (_("Leave"), discord.ButtonStyle.secondary),
     "confirm": (_("Really resign?"), discord.ButtonStyle.danger),
     "cancel": (_("Cancel"), discord.ButtonStyle.secondary),
 }
@@ -160,6 +165,21 @@ class ChallengeButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         args = (interaction, self.action, self.challenge_id, self.version)
         await dispatch(interaction, lambda h: h.on_challenge_button(*args))
+
+
+class TournamentButton(
+    _FromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:t:(?P<action>{'|'.join(TOURNAMENT_ACTIONS)}):{_TOURNAMENT}",
+):
+    """Under a tournament's announcement: enter it, or leave it, while it is open."""
+
+    def __init__(self, action: str, tournament_id: TournamentId, lang: Language = ENGLISH) -> None:
+        super().__init__(_button(action, f"{PREFIX}:t:{action}:{tournament_id}", lang=lang))
+        self.action, self.tournament_id = action, tournament_id
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch_tournament(interaction, self.action, self.tournament_id)
 
 
 class ResignConfirm(
@@ -256,6 +276,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     MoveSelect,
     GameButton,
     ChallengeButton,
+    TournamentButton,
     ResignConfirm,
     ResignCancel,
     AnalyseButton,
@@ -283,3 +304,8 @@ def result_controls(game_id: GameId, lang: Language = ENGLISH) -> discord.ui.Vie
 
 def challenge_controls(challenge: Challenge, lang: Language = ENGLISH) -> discord.ui.View:
     return view_of(*(ChallengeButton(action, challenge.id, challenge.version, lang) for action in CHALLENGE_ACTIONS))
+
+
+def tournament_controls(tournament_id: TournamentId, lang: Language = ENGLISH) -> discord.ui.View:
+    """Join and Leave, under an open tournament's announcement."""
+    return view_of(*(TournamentButton(action, tournament_id, lang) for action in TOURNAMENT_ACTIONS))

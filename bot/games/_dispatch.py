@@ -8,7 +8,9 @@ one reporter, as a short ephemeral answer. The handlers answer within Discord's 
 ``cog_app_command_error`` reports).
 
 The components reach the handlers through the :class:`Clicks` protocol, never the cog itself, so the modules that
-build messages import nothing of the modules that handle them (no import circle in ``bot.games``).
+build messages import nothing of the modules that handle them (no import circle in ``bot.games``). A tournament's
+buttons, a feature of its own, reach its cog through :class:`TournamentClicks` (:func:`dispatch_tournament`), by the
+same dispatcher.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.service import ChallengeId, ChannelId, GameId, GameService, GuildId, RequestId, User, UserId
+from bot.service import ChallengeId, ChannelId, GameId, GameService, GuildId, RequestId, TournamentId, User, UserId
 
 Interaction = discord.Interaction[Any]
 Report = Callable[[Interaction, BaseException], Awaitable[None]]
@@ -113,6 +115,14 @@ class Clicks(Protocol):
     async def on_delete_data(self, interaction: Interaction, user_id: UserId) -> None: ...
 
 
+class TournamentClicks(Protocol):
+    """What a click on a tournament's announcement does (implemented by the tournament cog, a feature of its own)."""
+
+    async def on_tournament_button(
+        self, interaction: Interaction, action: str, tournament_id: TournamentId
+    ) -> None: ...
+
+
 class Dispatcher:
     """Runs a click: the rate limit, the handler, and the one report of any error."""
 
@@ -130,6 +140,7 @@ class Dispatcher:
 
 
 _DISPATCHERS: weakref.WeakKeyDictionary[discord.Client, Dispatcher] = weakref.WeakKeyDictionary()
+_TOURNAMENT_CLICKS: weakref.WeakKeyDictionary[discord.Client, TournamentClicks] = weakref.WeakKeyDictionary()
 
 
 def attach(client: discord.Client, dispatcher: Dispatcher) -> None:
@@ -141,9 +152,30 @@ def detach(client: discord.Client) -> None:
     _DISPATCHERS.pop(client, None)
 
 
+def attach_tournaments(client: discord.Client, clicks: TournamentClicks | None) -> None:
+    """Make ``clicks`` what a click on a tournament's components does (the tournament cog, when it loads; None when
+    it unloads). Those clicks take the same path as every other: :class:`Dispatcher`."""
+    if clicks is None:
+        _TOURNAMENT_CLICKS.pop(client, None)
+    else:
+        _TOURNAMENT_CLICKS[client] = clicks
+
+
 async def dispatch(interaction: Interaction, call: Callable[[Clicks], Awaitable[None]]) -> None:
     """Run a component's click through its bot's :class:`Dispatcher`."""
     dispatcher = _DISPATCHERS.get(interaction.client)
     if dispatcher is None:  # pragma: no cover - the cog attaches itself before the bot receives anything
         raise RuntimeError("no dispatcher is attached to this client: the Games cog is not loaded")
     await dispatcher.run(interaction, call)
+
+
+async def dispatch_tournament(interaction: Interaction, action: str, tournament_id: TournamentId) -> None:
+    """Run a click on a tournament's component through its bot's :class:`Dispatcher` (rate limit, one report)."""
+
+    async def call(_: Clicks) -> None:
+        clicks = _TOURNAMENT_CLICKS.get(interaction.client)
+        if clicks is None:  # pragma: no cover - the tournament cog attaches itself before the bot receives anything
+            raise RuntimeError("no tournament handlers are attached to this client: the Tournaments cog is not loaded")
+        await clicks.on_tournament_button(interaction, action, tournament_id)
+
+    await dispatch(interaction, call)

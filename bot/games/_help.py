@@ -12,18 +12,20 @@ from ai.api import levels
 from bot.games import _messages as say
 from bot.games._fit import embeds
 from bot.games._levels import level_line, scale
-from bot.games._render import slash, slash_name
+from bot.games._render import slash_name
 from bot.games._respond import send
 from bot.i18n import ENGLISH, Language, Text
 from core import VARIANTS
 
 
 def command_list(
-    commands: Sequence[app_commands.Command[Any, ..., Any] | app_commands.Group], lang: Language = ENGLISH
+    commands: Sequence[app_commands.Command[Any, ..., Any] | app_commands.Group],
+    lang: Language = ENGLISH,
+    group: str = "checkers",
 ) -> list[tuple[str, str]]:
-    """Every ``/checkers`` subcommand as registered, with its options (optional ones in brackets) and description
+    """Every subcommand of ``/group`` as registered, with its options (optional ones in brackets) and description
     (in English: :func:`help_embeds` says it in the reader's language), the names as ``lang``'s Discord client shows
-    them: the source of ``/checkers help`` and of the README's command list."""
+    them: the source of ``/checkers help`` and of the README's command lists."""
 
     rows = []
     for command in commands:
@@ -31,7 +33,7 @@ def command_list(
             named = (
                 slash_name(lang, p.name) if p.required else f"[{slash_name(lang, p.name)}]" for p in command.parameters
             )
-            usage = f"{slash(lang, command.name)} {' '.join(named)}".strip()
+            usage = f"/{slash_name(lang, group)} {slash_name(lang, command.name)} {' '.join(named)}".strip()
             rows.append((usage, command.description))
     return rows
 

@@ -32,6 +32,16 @@ class CheckError(app_commands.CheckFailure):
         self.original = original
 
 
+async def check_rates(service: GameService, interaction: Interaction) -> bool:
+    """A cog's ``interaction_check``: every command passes the rate limits first (discord.py runs no check for
+    autocomplete); one that goes too fast fails with a :class:`CheckError`, which the cog's error handler reports."""
+    try:
+        await service.rate_limit(caller_id(interaction), guild_of(interaction))
+    except Exception as exc:
+        raise CheckError(exc) from exc
+    return True
+
+
 def slow_down(error: RateLimitedError) -> Text:
     """The answer to a command or click over the rate limits: who went too fast, and when to go on (a Discord
     timestamp that each reader sees as "in 3 seconds")."""

@@ -6,6 +6,8 @@ from the challenge's message (:mod:`bot.games._handlers`). The thread is opened 
 request (it is the service's :data:`~bot.service._pipeline.Room`), so a refused request leaves nothing behind, and the
 game is filed under the thread from its first write. Where threads are not allowed (inside a thread, in a channel whose
 permissions forbid them, with ``GAME_THREADS`` off) the game is played in the channel, which holds one at a time.
+A tournament's game gets a thread of its own in the tournament's channel, opened by the service when it opens the game
+(:class:`TournamentRooms`), named after its players, the tournament and the round.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bot.games._dispatch import as_channel, as_guild
 from bot.games._keeper import BoardKeeper
 from bot.games._locale import channel_language
 from bot.games._respond import send
-from bot.service import GameService, ServiceError
+from bot.service import GameService, GameState, ServiceError, TournamentRecord
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -120,3 +122,43 @@ class CommandThread:
     async def _delete_message(self) -> None:
         with contextlib.suppress(discord.HTTPException):
             await self._interaction.delete_original_response()
+
+
+def tournament_thread_name(record: TournamentRecord, game: GameState) -> str:
+    """``Ann vs Bob · Autumn Swiss R1``: the players, then as much of the tournament's name as fits, and the round."""
+    players = thread_name(game.black.name, game.white.name)
+    round_ = f" R{record.round}"
+    room = 100 - len(players) - len(" · ") - len(round_)
+    return f"{players} · {record.name[: max(room, 0)]}{round_}"[:100]
+
+
+class TournamentRooms:
+    """The service's :data:`~bot.service.RoomMaker`: each game of a tournament in a public thread of its own, opened
+    in the tournament's channel before the game is stored (the game is filed there). None (the game is played in the
+    tournament's channel) where threads are off or Discord refuses one. A game that is stored already (opened by a
+    process that stopped before recording it) keeps its room: no second thread."""
+
+    def __init__(self, client: discord.Client, service: GameService, *, enabled: bool) -> None:
+        self._client = client
+        self._service = service
+        self._enabled = enabled
+
+    async def __call__(self, record: TournamentRecord, game: GameState) -> int | None:
+        if not self._enabled:
+            return None
+        with contextlib.suppress(ServiceError):
+            return int((await self._service.state(game.id)).game.channel_id)
+        channel = self._client.get_channel(int(record.channel_id))
+        try:
+            if channel is None:
+                channel = await self._client.fetch_channel(int(record.channel_id))
+            if not isinstance(channel, discord.TextChannel):
+                return None
+            name = distinct_name(channel, tournament_thread_name(record, game))
+            thread = await channel.create_thread(
+                name=name, auto_archive_duration=ARCHIVE_AFTER, type=discord.ChannelType.public_thread
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not open a thread for game %s of tournament %s: %s", game.id, record.id, exc)
+            return None
+        return thread.id

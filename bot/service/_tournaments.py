@@ -28,8 +28,8 @@ from bot.service._errors import (
     ServiceError,
 )
 from bot.service._events import Event
-from bot.service._ids import ChannelId, GuildId, TournamentId, UserId
-from bot.service._models import PlayerRef, User, new_id
+from bot.service._ids import ChannelId, GuildId, MessageId, TournamentId, UserId
+from bot.service._models import MessageRef, PlayerRef, User, new_id
 from bot.service._pipeline import Pipeline
 from bot.service._ports import CommitConflict, EventSink
 from bot.service._tournament_games import finished_news
@@ -194,6 +194,14 @@ class Tournaments:
             return dataclasses.replace(record, model=model, names=names)
 
         return await self._change(tournament_id, leave)
+
+    async def set_message(
+        self, tournament_id: TournamentId, channel_id: ChannelId, message_id: MessageId
+    ) -> TournamentRecord:
+        """Record the message that announces the tournament (its entrants and Join button), so a front end edits it
+        as the tournament goes on, also after a restart or in another process."""
+        where = MessageRef(channel_id, message_id)
+        return await self._change(tournament_id, lambda record: dataclasses.replace(record, message=where))
 
     # -- running it -----------------------------------------------------------------------------------------------
 

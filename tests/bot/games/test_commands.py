@@ -47,8 +47,10 @@ def short_ephemeral(message: Message) -> str:
 
 
 async def test_registered_commands_match_the_list(harness: Harness) -> None:
-    [group] = harness.emulator.registered_commands()
-    assert group.name == "checkers" and group.guild_id is None
+    groups = {c.name: c for c in harness.emulator.registered_commands()}
+    assert sorted(groups) == ["checkers", "tournament"], "the games' commands and the tournaments', a cog each"
+    group = groups["checkers"]
+    assert group.guild_id is None
     registered = {sub["name"]: [o["name"] for o in sub.get("options") or []] for sub in group.options}
     assert registered == COMMANDS
     usages = [usage for usage, _ in command_list()]

@@ -1,7 +1,8 @@
 """Every text the bot gives Discord fits Discord's limits whole, in English and in French: the registered commands'
-names, descriptions, options and choices, the level and variant choices, and every field and page of
-``/checkers help``. A text is whole when it equals its untruncated source (the catalogue's message, the level's
-description): nothing ends mid-word. The levels are listed weakest to strongest, with their strength."""
+names, descriptions, options and choices (``/checkers`` and ``/tournament``), the level and variant choices, and
+every field and page of ``/checkers help``. A text is whole when it equals its untruncated source (the catalogue's
+message, the level's description): nothing ends mid-word. The levels are listed weakest to strongest, with their
+strength."""
 
 from __future__ import annotations
 
@@ -45,20 +46,22 @@ def items(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_every_registered_name_description_and_choice_fits_whole(harness: Harness, locale: str) -> None:
     lang = LOCALES[locale]
-    [checkers] = harness.emulator.registered_commands()
-    english, shown = checkers.payload, checkers.localised(locale)
+    groups = harness.emulator.registered_commands()
+    assert [group.name for group in groups] == ["checkers", "tournament"]
     checked = 0
-    for source, item in zip(items(english), items(shown), strict=True):
-        name = lang.say(Text(source["name"], context="command name"))
-        assert item["name"] == name and NAME.match(name) and name == name.lower(), (locale, item["name"])
-        description = lang.say(Text(source["description"]))
-        assert item["description"] == description and 1 <= len(description) <= DESCRIPTION, (locale, description)
-        for original, choice in zip(source.get("choices") or [], item.get("choices") or [], strict=True):
-            said = lang.say(Text(original["name"]))
-            assert choice["name"] == said and 1 <= len(said) <= CHOICE, (locale, choice["name"])
+    for group in groups:
+        english, shown = group.payload, group.localised(locale)
+        for source, item in zip(items(english), items(shown), strict=True):
+            name = lang.say(Text(source["name"], context="command name"))
+            assert item["name"] == name and NAME.match(name) and name == name.lower(), (locale, item["name"])
+            description = lang.say(Text(source["description"]))
+            assert item["description"] == description and 1 <= len(description) <= DESCRIPTION, (locale, description)
+            for original, choice in zip(source.get("choices") or [], item.get("choices") or [], strict=True):
+                said = lang.say(Text(original["name"]))
+                assert choice["name"] == said and 1 <= len(said) <= CHOICE, (locale, choice["name"])
+                checked += 1
             checked += 1
-        checked += 1
-    assert checked > 40, "every command, option and choice was looked at"
+    assert checked > 70, "every command, option and choice was looked at"
 
 
 @pytest.mark.parametrize("locale", LOCALES)

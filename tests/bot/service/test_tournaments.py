@@ -14,11 +14,14 @@ import redis.asyncio as aioredis
 
 from bot.service import (
     AlreadyPlayingError,
+    ChannelId,
     GameService,
     GameState,
     InvalidRequestError,
     LimitReachedError,
     MatchKind,
+    MessageId,
+    MessageRef,
     NotAPlayerError,
     RoundStarted,
     TournamentFinished,
@@ -26,6 +29,7 @@ from bot.service import (
     TournamentId,
     TournamentRecord,
     TournamentStatus,
+    UnknownTournamentError,
     User,
     UserId,
     arena_points,
@@ -317,3 +321,24 @@ async def test_a_tournament_set_for_a_time_starts_then_by_itself_or_is_called_of
     called_off = await tournaments.get(lonely)
     assert called_off.status is TournamentStatus.CANCELLED, "one entrant at its time: called off"
     assert [e.tournament_id for e in events.events if isinstance(e, TournamentFinished) and e.cancelled] == [lonely]
+
+
+async def test_the_announcement_is_recorded_with_the_tournament_and_kept_through_its_changes(
+    make_service: ServiceFactory,
+) -> None:
+    first, second = make_service(), make_service()
+    tid = (await first.tournaments.create(GUILD, CHANNEL, ANN, rounds=1, match=MatchKind.SINGLE)).id
+    assert (await first.tournaments.get(tid)).message is None
+    await first.tournaments.set_message(tid, ChannelId("c1"), MessageId("555"))
+    where = MessageRef(ChannelId("c1"), MessageId("555"))
+    assert (await second.tournaments.get(tid)).message == where, "stored, for any process"
+    joined = await second.tournaments.join(tid, BOB)  # a later change keeps it
+    assert joined.message == where and joined.version == 3
+    await first.tournaments.set_message(tid, ChannelId("c1"), MessageId("777"))  # read again after another's change
+    moved = await second.tournaments.get(tid)
+    assert moved.message == MessageRef(ChannelId("c1"), MessageId("777")) and moved.entrants == joined.entrants
+    started = await first.tournaments.start(tid, ANN)
+    assert started.message == moved.message
+    with pytest.raises(UnknownTournamentError):
+        await first.tournaments.set_message(TournamentId("0" * 12), ChannelId("c1"), MessageId("1"))
+    await ai_idle(first)

@@ -41,6 +41,9 @@ PAIRING_LEASE = 60.0
 """Seconds a process may take to pair a round and open its games before another may."""
 ATTEMPTS = 5
 """Times a change is tried again after another process changed the tournament first."""
+LEASE_WAIT = 15.0
+"""Seconds a game's end waits for the process that holds its tournament's lease (the sweep does not wait)."""
+LEASE_POLL = 0.2
 
 RoomMaker = Callable[[TournamentRecord, GameState], Awaitable[str | int | None]]
 """Opens a game of a tournament its own room (a thread, on Discord); returns its channel id, or None to play in the
@@ -71,30 +74,41 @@ class TournamentRunner:
             raise UnknownTournamentError(_("there is no tournament {id}", id=repr(str(tournament_id)[:40])))
         return record
 
-    async def advance(self, tournament_id: TournamentId) -> TournamentRecord:
-        """Record the finished games' results and move the tournament on (see the module). Safe to call at any time,
-        from any process."""
-        for _attempt in range(ATTEMPTS):
-            record = await self.get(tournament_id)
-            if record.status is not TournamentStatus.RUNNING:
-                return record
-            scored = await self._scored(record)
-            if scored is not record:
-                try:
-                    record = await self._store.save_tournament(record, scored)
-                except CommitConflict:
-                    continue
-            if not await self._store.claim_tournament(record.id, self._holder, PAIRING_LEASE):
-                return record  # another process is moving it on
-            try:
+    async def advance(self, tournament_id: TournamentId, wait: float = LEASE_WAIT) -> TournamentRecord:
+        """Record the finished games' results and move the tournament on (see the module), under the tournament's
+        lease, waiting up to ``wait`` seconds for a process that holds it (it may have read the tournament before the
+        result this call brings). Safe to call at any time, from any process."""
+        record = await self.get(tournament_id)
+        if record.status is not TournamentStatus.RUNNING or not await self._claim(tournament_id, wait):
+            return record
+        try:
+            for _attempt in range(ATTEMPTS):
+                record = await self.get(tournament_id)  # read under the lease: nothing moves it on meanwhile
+                if record.status is not TournamentStatus.RUNNING:
+                    return record
+                scored = await self._scored(record)
+                if scored is not record:
+                    try:
+                        record = await self._store.save_tournament(record, scored)
+                    except CommitConflict:  # a command changed it (an entry, a withdrawal): read it again
+                        continue
                 if record.format is TournamentFormat.ARENA:
                     return await self._arena(record)
                 if record.model.rounds and not record.model.rounds[-1].finished:
                     return (await self._open_missing(record))[0]
                 return await self._next_round(record)
-            finally:
-                await self._store.release_tournament(record.id, self._holder)
-        raise busy()
+            raise busy()
+        finally:
+            await self._store.release_tournament(tournament_id, self._holder)
+
+    async def _claim(self, tournament_id: TournamentId, wait: float) -> bool:
+        """Take the tournament's lease, waiting up to ``wait`` seconds while another process holds it."""
+        deadline = asyncio.get_running_loop().time() + wait
+        while not await self._store.claim_tournament(tournament_id, self._holder, PAIRING_LEASE):
+            if asyncio.get_running_loop().time() >= deadline:
+                return False
+            await asyncio.sleep(LEASE_POLL)
+        return True
 
     def observe(self, events: Sequence[Event]) -> None:
         """An observer of every committed step: a game that ended may move its tournament on."""
@@ -109,7 +123,7 @@ class TournamentRunner:
         arena's end)."""
         for tournament_id in await self._store.live_tournaments():
             try:
-                await self.advance(tournament_id)
+                await self.advance(tournament_id, wait=0.0)  # held: its holder moves it on
             except ServiceError as exc:
                 log.warning("tournament %s could not move on: %s", tournament_id, exc)
 

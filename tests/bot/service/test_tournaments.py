@@ -342,3 +342,30 @@ async def test_the_announcement_is_recorded_with_the_tournament_and_kept_through
     with pytest.raises(UnknownTournamentError):
         await first.tournaments.set_message(TournamentId("0" * 12), ChannelId("c1"), MessageId("1"))
     await ai_idle(first)
+
+
+async def test_a_result_that_ends_a_round_while_another_process_holds_it_still_moves_it_on(
+    make_service: ServiceFactory, redis_client: aioredis.Redis
+) -> None:
+    """The last game of a round ends while another process holds the tournament's lease (pairing, or opening games
+    from what it read before): the game's end waits for the lease and then pairs the next round itself."""
+    service = make_service()
+    tid = (await service.tournaments.create(GUILD, CHANNEL, ANN, rounds=2, match=MatchKind.SINGLE)).id
+    for person in (BOB, CID, DEE):
+        await service.tournaments.join(tid, person)
+    record = await service.tournaments.start(tid, ANN)
+    store = RedisGameStore(redis_client)
+    first, last = [(await service.state(g.game_id)).game for g in record.games]
+    await service.resign(first.id, None, User(first.black.id, first.black.name))
+    await eventually(lambda: _scored_games(service, tid, 1), what="the first result recorded")
+    assert await store.claim_tournament(tid, "another process", 60.0)
+    await service.resign(last.id, None, User(last.black.id, last.black.name))
+    await asyncio.sleep(1.0)
+    assert (await service.tournaments.get(tid)).round == 1, "nothing moves while the other holds it"
+    await store.release_tournament(tid, "another process")
+    await eventually(lambda: _round_of(service, tid, 2), within=10, what="round 2 paired once the lease is free")
+
+
+async def _scored_games(service: GameService, tid: TournamentId, count: int) -> bool:
+    record = await service.tournaments.get(tid)
+    return sum(r is not None for p in record.model.rounds[-1].pairings for r in p.results) == count

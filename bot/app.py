@@ -29,8 +29,8 @@ from discord.ext import commands
 
 from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog, TournamentCog
 from bot.metrics import Metrics
-from bot.public import game_path, leaderboard_path, public_url
-from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId, ServiceError
+from bot.public import game_path, leaderboard_path, public_url, tournament_path
+from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId, ServiceError, TournamentId
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,9 @@ class PublicPages:
     def leaderboard(self, guild_id: GuildId | None, variant: str) -> str | None:
         return self._url(leaderboard_path(guild_id, variant))
 
+    def tournament(self, tournament_id: TournamentId) -> str | None:
+        return self._url(tournament_path(tournament_id))
+
     def _url(self, path: str) -> str | None:
         return public_url(self.base_url, path) if self.base_url else None
 
@@ -157,9 +160,10 @@ class KingMeBot(commands.Bot):
         self._sinks: FrontEnds | None = None
 
     async def setup_hook(self) -> None:
-        self.games = GamesCog(self, self.service, self.settings, PublicPages(self.settings.public_base_url))
+        pages = PublicPages(self.settings.public_base_url)
+        self.games = GamesCog(self, self.service, self.settings, pages)
         await self.add_cog(self.games)
-        self.tournaments = TournamentCog(self, self.service, self.settings)
+        self.tournaments = TournamentCog(self, self.service, self.settings, pages)
         await self.add_cog(self.tournaments)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.relay is not None:

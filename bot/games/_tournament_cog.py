@@ -36,7 +36,7 @@ from bot.games._messages import Refusal
 from bot.games._report import Reporter, check_rates
 from bot.games._respond import send, update, within_deadline
 from bot.games._threads import TournamentRooms
-from bot.games._tournament_news import TournamentNews
+from bot.games._tournament_news import TournamentLinks, TournamentNews
 from bot.games._tournament_render import announcement, contents, pairing_lines, standings_embeds
 from bot.i18n import ENGLISH, Language, Text, _
 from bot.service import (
@@ -78,10 +78,12 @@ class TournamentCog(
 ):
     """Tournaments in a channel: entries, the start, the rounds' pairings and the standings."""
 
-    def __init__(self, bot: commands.Bot, service: GameService, settings: Settings) -> None:
+    def __init__(self, bot: commands.Bot, service: GameService, settings: Settings, links: TournamentLinks) -> None:
         self.bot = bot
         self.service = service
-        self.news = TournamentNews(bot, service)
+        self.links = links
+        """Links to the tournaments' public pages (none without ``PUBLIC_BASE_URL``)."""
+        self.news = TournamentNews(bot, service, links)
         """The tournaments' event sink on Discord, and their announcements."""
         self.rooms = TournamentRooms(bot, service, enabled=settings.game_threads)
         self.reporter = Reporter(service)
@@ -174,7 +176,8 @@ class TournamentCog(
             ai_allowed=ai_allowed,
         )
         record = await within_deadline(interaction, work)
-        message_id = await send(interaction, **announcement(record, channel_language(interaction)))
+        page = self.links.tournament(record.id)
+        message_id = await send(interaction, **announcement(record, channel_language(interaction), page))
         if message_id is not None:
             where = MessageId(str(message_id))
             recorded = await self.service.tournaments.set_message(record.id, me.channel, where)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 import discord
 
@@ -49,12 +50,19 @@ Put = Callable[[MessageFields], Awaitable[object]]
 """Puts the announcement somewhere (a click's own message, through its interaction)."""
 
 
+class TournamentLinks(Protocol):
+    """Links to the tournaments' public pages (None where the pages are not served)."""
+
+    def tournament(self, tournament_id: TournamentId) -> str | None: ...
+
+
 class TournamentNews:
     """An :class:`~bot.service.EventSink` for the tournaments' events, and the keeper of their announcements."""
 
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, service: GameService, links: TournamentLinks) -> None:
         self._client = client
         self._service = service
+        self._links = links
         self._locks = KeyedLocks()
 
     def language(self, record: TournamentRecord) -> Language:
@@ -77,7 +85,7 @@ class TournamentNews:
         the edit: the announcement is a courtesy, the commands say the same)."""
         async with self._locks.hold(tournament_id):
             record = await self._service.tournaments.get(tournament_id)
-            fields = announcement(record, self.language(record))
+            fields = announcement(record, self.language(record), self._links.tournament(record.id))
             if put is not None:
                 await put(fields)
                 return

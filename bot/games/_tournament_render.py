@@ -76,7 +76,7 @@ def _name(record: TournamentRecord, player: UserId) -> str:
 # -- the announcement ----------------------------------------------------------------------------------------------
 
 
-def announcement(record: TournamentRecord, lang: Language = ENGLISH) -> MessageFields:
+def announcement(record: TournamentRecord, lang: Language = ENGLISH, page: str | None = None) -> MessageFields:
     """The message that announces a tournament, as it stands: its settings, its entrants, where it is at, and Join and
     Leave while it is open."""
     turn_time = lang.say(service.duration(record.turn_time))
@@ -93,7 +93,7 @@ def announcement(record: TournamentRecord, lang: Language = ENGLISH) -> MessageF
     ]
     if record.status is TournamentStatus.OPEN and record.ai_allowed:
         lines.append(lang._("AI entrants are welcome: the creator adds them with {command}.", command=_add_ai(lang)))
-    embed = discord.Embed(title=shortened(f"🏆 {record.name}", 256), description="\n".join(lines))
+    embed = discord.Embed(title=shortened(f"🏆 {record.name}", 256), description="\n".join(lines), url=page)
     names = [_name(record, player) for player in record.entrants]
     count = f"{len(names)}/{record.max_players}"
     heading = lang._("Entrants ({count})", count=count)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.service import ChannelId, GuildId
 from bot.settings import Settings
 from tests.bot.games.conftest import Harness, board_state, game_thread, make_settings, play_ai, resign
 from tests.support import eventually
@@ -49,3 +50,15 @@ async def test_no_links_without_a_base_url(harness: Harness) -> None:
     assert "url" not in table.embeds[0] or not table.embeds[0]["url"]
     history = (await harness.command(harness.user("alice"), "history")).message
     assert "http" not in history.embeds[0]["description"] and "`" in history.embeds[0]["description"]
+
+
+@pytest.mark.parametrize("settings", [make_settings(public_base_url=BASE)])
+async def test_a_tournaments_announcement_links_to_its_page(harness: Harness, settings: Settings) -> None:
+    alice = harness.user("alice")
+    reply = await harness.emulator.invoke(alice, ["tournament", "create"], {"name": "Autumn Swiss"})
+    announcement = reply.message
+    assert harness.service is not None and announcement.guild_id is not None
+    where = GuildId(str(announcement.guild_id)), ChannelId(str(announcement.channel_id))
+    record = await harness.service.tournaments.in_channel(*where)
+    assert record is not None
+    assert announcement.embeds[0]["url"] == f"https://kingme.example/tournaments/{record.id}"

@@ -13,6 +13,7 @@ and have their errors told once, ephemerally, by the one reporter.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -62,7 +63,13 @@ Call = Callable[[TournamentRecord, User], Awaitable[TournamentRecord]]
 NO_TOURNAMENT_HERE = _("there is no tournament in this channel: open one with `/tournament create`")
 NOT_PAIRED = _("the tournament has not started: no round is paired yet")
 IN_A_THREAD = _("open a tournament in a text channel, not in a thread")
-FORMAT_CHOICES = [Choice(name=_("Swiss"), value="swiss"), Choice(name=_("Round robin"), value="round_robin")]
+FORMAT_CHOICES = [
+    Choice(name=_("Swiss"), value="swiss"),
+    Choice(name=_("Round robin"), value="round_robin"),
+    Choice(name=_("Arena: as many games as you can play in its time"), value="arena"),
+]
+START_FORMAT = "%Y-%m-%d %H:%M"
+BAD_START = _("give the start as YYYY-MM-DD HH:MM, in UTC (for example 2026-12-24 18:00)")
 MATCH_CHOICES = [
     Choice(name=_("Ballot matches: two games of one opening, colours swapped"), value="ballot"),
     Choice(name=_("Single games"), value="single"),
@@ -142,6 +149,8 @@ class TournamentCog(
         rated=_("Whether games between people change their ratings"),
         max_players=_("The most players who may enter"),
         ai_allowed=_("Whether the creator may enter AI levels"),
+        minutes=_("An arena's length in minutes"),
+        start=_("When it starts by itself: YYYY-MM-DD HH:MM in UTC (else when its creator starts it)"),
     )
     @app_commands.choices(format=FORMAT_CHOICES, match=MATCH_CHOICES)
     @app_commands.choices(turn_time=TURN_TIMES)
@@ -158,10 +167,16 @@ class TournamentCog(
         rated: bool = True,
         max_players: app_commands.Range[int, MIN_PLAYERS, MAX_PLAYERS] = 32,
         ai_allowed: bool = False,
+        minutes: app_commands.Range[int, 5, 240] = 30,
+        start: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         if isinstance(interaction.channel, discord.Thread):
             raise Refusal(IN_A_THREAD)
         me = caller_of(interaction)
+        try:
+            starts_at = None if start is None else datetime.strptime(start.strip(), START_FORMAT).replace(tzinfo=UTC)
+        except ValueError:
+            raise Refusal(BAD_START) from None
         work = self.service.tournaments.create(
             *me.where,
             me.user,
@@ -174,6 +189,8 @@ class TournamentCog(
             rated=rated,
             max_players=max_players,
             ai_allowed=ai_allowed,
+            minutes=minutes,
+            starts_at=starts_at.timestamp() if starts_at is not None else None,
         )
         record = await within_deadline(interaction, work)
         page = self.links.tournament(record.id)

@@ -58,7 +58,10 @@ def match_name(lang: Language, match: MatchKind) -> str:
 
 
 def rounds_text(lang: Language, record: TournamentRecord) -> str:
-    """How many rounds: a Swiss's, or a round robin's (fixed when it starts: one fewer than its players)."""
+    """How many rounds: a Swiss's, or a round robin's (fixed when it starts: one fewer than its players); an arena's
+    length."""
+    if record.format is TournamentFormat.ARENA:
+        return lang._n("{count} minute", "{count} minutes", round(record.duration / 60))
     if record.rounds_planned:
         return lang._n("{count} round", "{count} rounds", record.rounds_planned)
     return lang._("everyone meets everyone")
@@ -121,10 +124,15 @@ def _add_ai(lang: Language) -> str:
 
 def status_line(record: TournamentRecord, lang: Language = ENGLISH) -> str:
     if record.status is TournamentStatus.OPEN:
+        if record.starts_at is not None:
+            when = f"<t:{int(record.starts_at)}:F> (<t:{int(record.starts_at)}:R>)"
+            return lang._("Open for entries: click **Join** to play. It starts {when}.", when=when)
         return lang._("Open for entries: click **Join** to play.")
     if record.status is TournamentStatus.RUNNING:
         if record.round == 0:
             return lang._("Starting: the first round is being paired.")
+        if record.format is TournamentFormat.ARENA:
+            return lang._("Under way: it ends <t:{end}:R>.", end=int(record.ends_at))
         return lang._("Round {round} of {rounds} is being played.", round=record.round, rounds=record.rounds_planned)
     if record.status is TournamentStatus.CANCELLED:
         return lang._("Cancelled.")

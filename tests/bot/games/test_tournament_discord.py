@@ -6,7 +6,9 @@ The real bot on the emulator, the real store, the real AI pool."""
 
 from __future__ import annotations
 
+import calendar
 import re
+import time
 from typing import Any
 
 import pytest
@@ -310,3 +312,25 @@ def test_a_full_field_fits_discords_limits_in_whole_lines(locale: str) -> None:
     texts = contents(podium(tied, tied_rows, lang))
     assert all(len(text) <= 2000 for text in texts) and sum(t.count("🥇") for t in texts) == 256
     assert len(podium_pings(tied_rows).users) == 100  # type: ignore[arg-type]
+
+
+async def test_an_arena_set_for_a_time_starts_by_itself(harness: Harness) -> None:
+    """``format:arena`` with its minutes and a ``start`` time: the announcement says both; the sweep starts it at its
+    time and pairs everyone; a start that is no date is refused plainly."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    refused((await tournament(harness, alice, "create", {"start": "tomorrow at six"})).message, "YYYY-MM-DD HH:MM")
+    at = time.gmtime(harness.clock() + 3600)
+    start = time.strftime("%Y-%m-%d %H:%M", at)
+    announcement = await create(harness, alice, format="arena", minutes=10, match="single", start=start)
+    description = announcement.embeds[0]["description"]
+    starts = calendar.timegm(at) // 60 * 60
+    assert "Arena · 10 minutes" in description and f"It starts <t:{starts}:F>" in description, description
+    await tournament(harness, bob, "join")
+    assert harness.service is not None
+    harness.clock.advance(3700)
+    await harness.service.sweep()  # what the sweeper does on its timer (the harness runs none)
+    where = GuildId(str(announcement.guild_id)), ChannelId(str(announcement.channel_id))
+
+    await eventually(lambda: "it ends" in announcement.embeds[0]["description"], within=20, what="started on time")
+    record = await harness.service.tournaments.in_channel(*where)
+    assert record is not None and record.round == 1 and len(record.games) == 1, "both paired at once"

@@ -213,7 +213,11 @@ class TournamentRunner:
                     if number > 0 and pairing.results[number - 1] is None:
                         break  # the colours are swapped when the first game is over
                     key = (round_.number, board, number)
-                    if key not in have and await self._open(record, pairing, *key):
+                    if key in have:
+                        continue
+                    # renewed before each game: opening rooms may take longer than the lease
+                    await self._store.claim_tournament(record.id, self._holder, PAIRING_LEASE)
+                    if await self._open(record, pairing, *key):
                         opened.append(BoardGame(*key, game_id_of(record.id, *key)))
         if not opened:
             return record, []

@@ -260,7 +260,7 @@ class AiTurns:
             log.info("the AI is %s; game %s asks again in %.1f s", state, turn.game.id, pause)
             self._paused += 1
             try:
-                await (self._tell_offline(turn) if offline else self._tell_busy(turn))
+                await self._tell_busy(turn, offline)
                 await asyncio.sleep(pause)
             finally:
                 self._paused -= 1
@@ -279,20 +279,17 @@ class AiTurns:
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
 
-    async def _tell_busy(self, turn: _Turn) -> None:
-        if turn.told_busy:
+    async def _tell_busy(self, turn: _Turn, offline: bool = False) -> None:
+        """Tell the players, once a turn, that the AI is busy with other games (or offline: no live worker)."""
+        if turn.told_offline if offline else turn.told_busy:
             return
-        turn.told_busy = True
         name = turn.game.player(turn.color).name
-        text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
-        await self._sink.publish(None, [AiThinking(text, turn.game.id)])
-
-    async def _tell_offline(self, turn: _Turn) -> None:
-        if turn.told_offline:
-            return
-        turn.told_offline = True
-        name = turn.game.player(turn.color).name
-        text = _("the AI is offline right now: {name} will move as soon as it is back", name=name)
+        if offline:
+            turn.told_offline = True
+            text = _("the AI is offline right now: {name} will move as soon as it is back", name=name)
+        else:
+            turn.told_busy = True
+            text = _("the AI is busy with other games: {name} will move as soon as it can", name=name)
         await self._sink.publish(None, [AiThinking(text, turn.game.id)])
 
     def _limits(self, turn: _Turn, level: str) -> Limits:

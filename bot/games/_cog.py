@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import _help, _privacy
+from bot.games import _export, _help, _privacy
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, bottom_side, text_board
@@ -396,24 +395,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Download a game as PDN"))
     @app_commands.describe(game=_("The game id (this channel's game, or your last one, by default)"))
     async def export(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
-        async def work() -> tuple[str, GameView]:
-            if game is not None:
-                game_id = GameId(game.strip())  # the service answers a malformed id as unknown
-            else:
-                try:
-                    game_id = (await self.finder.game_here(interaction, mine=False)).id
-                except Refusal:
-                    game_id = (await self.finder.last_game(interaction, caller_id(interaction))).id
-            return await self.service.pdn(game_id, guild_of(interaction)), await self.service.state(game_id)
-
-        pdn, view = await within_deadline(interaction, work(), ephemeral=True)
-        shown = pdn if len(pdn) < 1500 else pdn[:1500] + "\n…"
-        heading = user_language(interaction)._(
-            "Game {game} · position now: {fen}", game=f"`{view.id}`", fen=f"`{view.fen}`"
-        )
-        content = f"{heading}\n```\n{shown}\n```"
-        file = discord.File(io.BytesIO(pdn.encode()), filename=f"kingme-{view.id}.pdn")
-        await send(interaction, ephemeral=True, content=content, file=file)
+        await _export.export(interaction, self.service, self.finder, game)
 
     @app_commands.command(description=_("Review a finished game: each player's accuracy, mistakes and better moves"))
     @app_commands.describe(game=_("The game id (your last finished game here, or your last one, by default)"))

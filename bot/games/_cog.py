@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import _export, _help, _privacy
+from bot.games import _export, _help, _privacy, _seasons
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, bottom_side, text_board
@@ -56,8 +56,6 @@ from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import (
     challenge_content,
     history_line,
-    leaderboard_embed,
-    leaderboard_title,
     stats_embed,
     thread_notice,
 )
@@ -351,16 +349,36 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             await self._show_challenge(interaction, result.challenge)
 
     @app_commands.command(description=_("The best rated players"))
-    @app_commands.describe(scope=_("This server's ladder or everyone's"), variant=_("The rules"))
+    @app_commands.describe(
+        scope=_("This server's ladder or everyone's"),
+        variant=_("The rules"),
+        season=_("One of this server's seasons: its ladder alone"),
+    )
     @app_commands.choices(scope=SCOPE_CHOICES)
     @app_commands.autocomplete(variant=variant_choices)
-    async def leaderboard(self, interaction: Interaction, scope: str = "server", variant: str = "american") -> None:
-        guild = guild_of(interaction) if scope == "server" else None
-        entries = await within_deadline(interaction, self.service.leaderboard(variant, guild, 10))
-        lang = channel_language(interaction)  # the leaderboard is shown to everyone in the channel
-        title = leaderboard_title(lang, variant, everyone=guild is None)
-        url = self.links.leaderboard(guild, variant)
-        await send(interaction, embed=leaderboard_embed(entries, title, url, lang))
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        scope: str = "server",
+        variant: str = "american",
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
+        await _seasons.leaderboard(interaction, self.service, self.links, scope, variant, season)
+
+    @leaderboard.autocomplete("season")
+    async def _season_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:
+        return await _seasons.season_choices(self.service, interaction, current)
+
+    season = app_commands.Group(name="season", description=_("This server's seasons: ladders that start afresh"))
+
+    @season.command(name="start", description=_("Start this server's next season (a server manager)"))
+    @app_commands.describe(name=_("The season's name"))
+    async def season_start(self, interaction: Interaction, name: app_commands.Range[str, 1, 60] | None = None) -> None:
+        await _seasons.start(interaction, self.service, name)
+
+    @season.command(name="list", description=_("This server's seasons and when each started"))
+    async def season_list(self, interaction: Interaction) -> None:
+        await _seasons.show(interaction, self.service)
 
     @app_commands.command(description=_("A player's rating and record"))
     @app_commands.describe(user=_("Whose statistics (you by default)"), variant=_("The rules"))

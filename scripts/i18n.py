@@ -69,8 +69,9 @@ def _from_data() -> Iterator[tuple[str, str | None, str]]:
     for cog, where in ((GamesCog, "bot/games/_cog.py"), (TournamentCog, "bot/games/_tournament_cog.py")):
         yield str(cog.__cog_group_name__), "command name", where
         for command in cog.__cog_app_commands__:
-            for item in (command, *getattr(command, "parameters", ())):
-                yield item.name, "command name", where
+            for sub in (command, *getattr(command, "commands", ())):  # a subgroup's commands after it
+                for item in (sub, *getattr(sub, "parameters", ())):
+                    yield item.name, "command name", where
     for variant in VARIANTS.values():
         yield variant.title, "variant", "core/variants.py"
     for level in levels().values():

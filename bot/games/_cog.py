@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import _help, _privacy
+from bot.games import _export, _help, _privacy, _seasons
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._board import BoardMessage, algebraic, board_message, bottom_side, text_board
@@ -57,8 +56,6 @@ from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import (
     challenge_content,
     history_line,
-    leaderboard_embed,
-    leaderboard_title,
     stats_embed,
     thread_notice,
 )
@@ -352,16 +349,36 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             await self._show_challenge(interaction, result.challenge)
 
     @app_commands.command(description=_("The best rated players"))
-    @app_commands.describe(scope=_("This server's ladder or everyone's"), variant=_("The rules"))
+    @app_commands.describe(
+        scope=_("This server's ladder or everyone's"),
+        variant=_("The rules"),
+        season=_("One of this server's seasons: its ladder alone"),
+    )
     @app_commands.choices(scope=SCOPE_CHOICES)
     @app_commands.autocomplete(variant=variant_choices)
-    async def leaderboard(self, interaction: Interaction, scope: str = "server", variant: str = "american") -> None:
-        guild = guild_of(interaction) if scope == "server" else None
-        entries = await within_deadline(interaction, self.service.leaderboard(variant, guild, 10))
-        lang = channel_language(interaction)  # the leaderboard is shown to everyone in the channel
-        title = leaderboard_title(lang, variant, everyone=guild is None)
-        url = self.links.leaderboard(guild, variant)
-        await send(interaction, embed=leaderboard_embed(entries, title, url, lang))
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        scope: str = "server",
+        variant: str = "american",
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
+        await _seasons.leaderboard(interaction, self.service, self.links, scope, variant, season)
+
+    @leaderboard.autocomplete("season")
+    async def _season_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:
+        return await _seasons.season_choices(self.service, interaction, current)
+
+    season = app_commands.Group(name="season", description=_("This server's seasons: ladders that start afresh"))
+
+    @season.command(name="start", description=_("Start this server's next season (a server manager)"))
+    @app_commands.describe(name=_("The season's name"))
+    async def season_start(self, interaction: Interaction, name: app_commands.Range[str, 1, 60] | None = None) -> None:
+        await _seasons.start(interaction, self.service, name)
+
+    @season.command(name="list", description=_("This server's seasons and when each started"))
+    async def season_list(self, interaction: Interaction) -> None:
+        await _seasons.show(interaction, self.service)
 
     @app_commands.command(description=_("A player's rating and record"))
     @app_commands.describe(user=_("Whose statistics (you by default)"), variant=_("The rules"))
@@ -396,24 +413,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Download a game as PDN"))
     @app_commands.describe(game=_("The game id (this channel's game, or your last one, by default)"))
     async def export(self, interaction: Interaction, game: app_commands.Range[str, 1, 40] | None = None) -> None:
-        async def work() -> tuple[str, GameView]:
-            if game is not None:
-                game_id = GameId(game.strip())  # the service answers a malformed id as unknown
-            else:
-                try:
-                    game_id = (await self.finder.game_here(interaction, mine=False)).id
-                except Refusal:
-                    game_id = (await self.finder.last_game(interaction, caller_id(interaction))).id
-            return await self.service.pdn(game_id, guild_of(interaction)), await self.service.state(game_id)
-
-        pdn, view = await within_deadline(interaction, work(), ephemeral=True)
-        shown = pdn if len(pdn) < 1500 else pdn[:1500] + "\n…"
-        heading = user_language(interaction)._(
-            "Game {game} · position now: {fen}", game=f"`{view.id}`", fen=f"`{view.fen}`"
-        )
-        content = f"{heading}\n```\n{shown}\n```"
-        file = discord.File(io.BytesIO(pdn.encode()), filename=f"kingme-{view.id}.pdn")
-        await send(interaction, ephemeral=True, content=content, file=file)
+        await _export.export(interaction, self.service, self.finder, game)
 
     @app_commands.command(description=_("Review a finished game: each player's accuracy, mistakes and better moves"))
     @app_commands.describe(game=_("The game id (your last finished game here, or your last one, by default)"))

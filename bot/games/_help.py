@@ -23,17 +23,25 @@ def command_list(
     lang: Language = ENGLISH,
     group: str = "checkers",
 ) -> list[tuple[str, str]]:
-    """Every subcommand of ``/group`` as registered, with its options (optional ones in brackets) and description
-    (in English: :func:`help_embeds` says it in the reader's language), the names as ``lang``'s Discord client shows
-    them: the source of ``/checkers help`` and of the README's command lists."""
+    """Every subcommand of ``/group`` as registered (those of a subgroup after its name: ``/checkers season start``),
+    with its options (optional ones in brackets) and description (in English: :func:`help_embeds` says it in the
+    reader's language), the names as ``lang``'s Discord client shows them: the source of ``/checkers help`` and of the
+    README's command lists."""
+    return _rows(commands, lang, f"/{slash_name(lang, group)}")
 
+
+def _rows(
+    commands: Sequence[app_commands.Command[Any, ..., Any] | app_commands.Group], lang: Language, prefix: str
+) -> list[tuple[str, str]]:
     rows = []
     for command in commands:
-        if isinstance(command, app_commands.Command):
+        if isinstance(command, app_commands.Group):
+            rows += _rows(command.commands, lang, f"{prefix} {slash_name(lang, command.name)}")
+        else:
             named = (
                 slash_name(lang, p.name) if p.required else f"[{slash_name(lang, p.name)}]" for p in command.parameters
             )
-            usage = f"/{slash_name(lang, group)} {slash_name(lang, command.name)} {' '.join(named)}".strip()
+            usage = f"{prefix} {slash_name(lang, command.name)} {' '.join(named)}".strip()
             rows.append((usage, command.description))
     return rows
 

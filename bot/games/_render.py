@@ -172,8 +172,11 @@ def result_message(
     return "\n".join(lines)
 
 
-def leaderboard_title(lang: Language, variant: str, everyone: bool) -> str:
+def leaderboard_title(lang: Language, variant: str, everyone: bool, season: str | None = None) -> str:
+    """The ladder's title: the variant, and whose ladder (everyone's, this server's or one of its ``season``)."""
     title = lang.data("variant", get_variant(variant).title) if variant in VARIANTS else variant
+    if season is not None:
+        return lang._("Leaderboard: {variant}, {season}", variant=title, season=season)
     if everyone:
         return lang._("Leaderboard: {variant}, everyone", variant=title)
     return lang._("Leaderboard: {variant}, this server", variant=title)

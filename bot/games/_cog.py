@@ -64,6 +64,7 @@ from bot.games._respond import send, within_deadline
 from bot.games._review import ReviewHandlers
 from bot.games._theme import BoardThemes
 from bot.games._threads import CommandThread, thread_name, threads_allowed
+from bot.games._tournament_cog import tournament_commands
 from bot.i18n import ENGLISH, Language, Text, _
 from bot.service import (
     Challenge,
@@ -437,7 +438,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("How to play, and every command"))
     async def help(self, interaction: Interaction) -> None:
         lang = user_language(interaction)
-        await _help.show(interaction, command_list(lang), lang)
+        await _help.show(interaction, command_list(lang) + tournament_commands(lang), lang)
 
 
 def command_list(lang: Language = ENGLISH) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ from bot.emulator import Message
 from bot.games import command_list
 from bot.games._fit import embeds, pieces, shortened
 from bot.games._help import help_embeds
+from bot.games._tournament_cog import tournament_commands
 from bot.i18n import ENGLISH, Text, language
 from core import VARIANTS
 from tests.bot.games.conftest import Harness
@@ -121,7 +122,8 @@ async def test_every_page_of_help_fits_and_says_everything_whole(harness: Harnes
     user = harness.user("carol")
     user.locale = locale
     reply = await harness.command(user, "help")
-    pages = len(help_embeds(command_list(lang), lang))
+    listed = command_list(lang) + tournament_commands(lang)  # /checkers help lists /tournament too
+    pages = len(help_embeds(listed, lang))
     await eventually(lambda: len(reply.interaction.message_ids) == pages, what=f"the {pages} pages of help")
     messages: list[Message] = [harness.emulator.state.messages[i] for i in reply.interaction.message_ids]
     said = ""
@@ -132,7 +134,8 @@ async def test_every_page_of_help_fits_and_says_everything_whole(harness: Harnes
             said += "\n".join(text_of(embed)) + "\n"
         assert sum(len(t) for e in message.embeds for t in text_of(e)) <= MESSAGE_TOTAL
     whole = [lang.say(Text(MOVE_HINT))]
-    whole += [lang.say(Text(text)) for _, text in command_list(lang)]
+    whole += [lang.say(Text(text)) for _, text in listed]
+    whole += [usage for usage, _ in tournament_commands(lang)]
     whole += [lang.data("level", level.summary) for level in levels().values()]
     whole += [lang.data("variant", variant.title) for variant in VARIANTS.values()]
     missing = [text for text in whole if text not in said]

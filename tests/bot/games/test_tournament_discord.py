@@ -127,7 +127,7 @@ def pairings_post(harness: Harness, number: int) -> Message:
     return posts[0]
 
 
-async def test_a_swiss_from_its_announcement_to_its_podium(harness: Harness) -> None:
+async def test_a_swiss_from_its_announcement_to_its_podium_with_a_restart_in_round_2(harness: Harness) -> None:
     emulator = harness.emulator
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     people = {u.id: u for u in (alice, bob, carol)}
@@ -169,6 +169,8 @@ async def test_a_swiss_from_its_announcement_to_its_podium(harness: Harness) -> 
             for player in (game.black, game.white):
                 shown = player.name if player.is_ai else f"<@{player.id}>"
                 assert shown in post.content, "the people who play are mentioned"
+        if number == 2:  # the bot restarts in the middle of round 2: its games go on, nothing is paired twice
+            await harness.restart()
         if number == 1:  # mid-tournament: the pairings and the standings on request
             shown = (await tournament(harness, bob, "pairings")).message
             assert not shown.ephemeral and all(f"<#{t.id}>" in shown.content for t, _b, _g in games)
@@ -196,6 +198,8 @@ async def test_a_swiss_from_its_announcement_to_its_podium(harness: Harness) -> 
     assert harness.service is not None
     record = await harness.service.tournaments.get(tid)
     assert record.status is TournamentStatus.FINISHED and record.round == 2
+    assert len(record.games) == 4 and len({g.game_id for g in record.games}) == 4, "two boards a round, once each"
+    assert len([m for m in emulator.messages() if "round 2 of 2" in m.content]) == 1, "round 2 announced once"
     final = next(m for m in emulator.messages() if "is over" in m.content)
     assert final.content.startswith(f"🏁 **{NAME}** is over.")
     rows = tournament_standings(record.model)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from aiohttp import web
 
 from . import _validate
+from ._contexts import FOLLOWUP_LIMIT, user_install_only
 from ._http import ApiError, Files, api_errors, json_response, read_body, reject_invalid
 from ._messages import MessageWriter
 from ._payloads import PayloadBuilder
@@ -69,6 +70,8 @@ class InteractionApi:
         if record.answered:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         now = self.clock()
+        if now - record.dispatched_at > TOKEN_LIFETIME:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         if self.response_deadline is not None and now - record.dispatched_at > self.response_deadline:
             record.responded_at = record.responded_at or now
             late = now - record.dispatched_at
@@ -135,12 +138,11 @@ class InteractionApi:
         return None
 
     def _metadata(self, record: InteractionRecord) -> JSON:
-        guild_id = self.state.channels[record.channel_id].guild_id
         data: JSON = {
             "id": str(record.id),
             "type": record.type,
             "user": self.payloads.user(record.user),
-            "authorizing_integration_owners": {"0": str(guild_id)},
+            "authorizing_integration_owners": dict(record.owners),
         }
         if record.type == 2:
             data["name"] = record.name
@@ -169,6 +171,8 @@ class InteractionApi:
         return message
 
     async def post_followup(self, request: web.Request) -> web.Response:
+        """A follow-up; where only a user install authorised the interaction, at most :data:`FOLLOWUP_LIMIT` of them
+        (the sixth gets 400, code 40094), as on Discord."""
         record = self._record(request)
         body, files = await read_body(request)
         original = self.state.messages.get(record.original_message_id or 0)
@@ -176,6 +180,9 @@ class InteractionApi:
             self.writer.edit(original, body, files)
             message = original
         else:
+            if user_install_only(record.owners) and record.followups >= FOLLOWUP_LIMIT:
+                raise ApiError(400, 40094, "This interaction has hit the maximum number of follow up messages")
+            record.followups += 1
             ephemeral = int(body.get("flags") or 0) & EPHEMERAL
             message = self.writer.create(
                 self.state.channels[record.channel_id],

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from aiohttp import WSMsgType, web
 
 from ._payloads import PayloadBuilder
-from ._state import JSON, EmulatorEvent, EmulatorState, Message, Shard, User, shard_of
+from ._state import JSON, EmulatorEvent, EmulatorState, Guild, Message, Shard, User, shard_of
 
 _log = logging.getLogger(__name__)
 
@@ -88,8 +88,11 @@ class _Session:
             self.conn.send(frame)
 
     def owns(self, guild_id: int | None) -> bool:
-        """True when this session's shard is the one of ``guild_id`` (every guild for an unsharded session)."""
-        return self.shard is None or guild_id is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
+        """True when this session's shard is the one of ``guild_id`` (every guild for an unsharded session); events
+        without a guild (DMs, group DMs) go to shard 0, as on Discord."""
+        if self.shard is None:
+            return True
+        return self.shard[0] == (0 if guild_id is None else shard_of(guild_id, self.shard[1]))
 
 
 class Gateway:
@@ -134,7 +137,7 @@ class Gateway:
         self._prune()
         return bool(self._sessions)
 
-    def reaches(self, guild_id: int) -> bool:
+    def reaches(self, guild_id: int | None) -> bool:
         """True when the events of ``guild_id`` can reach the session of its shard (live or resumable)."""
         self._prune()
         return any(s.owns(guild_id) for s in self._sessions.values())
@@ -192,7 +195,7 @@ class Gateway:
         ready: JSON = {
             "v": 10,
             "user": self.payloads.user(self.bot_user) | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.state.guilds if session.owns(g)],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self._bot_guilds() if session.owns(g.id)],
             "session_id": session.id,
             "resume_gateway_url": self.url,
             "session_type": "normal",
@@ -205,7 +208,7 @@ class Gateway:
         if "shard" in data:
             ready["shard"] = data["shard"]
         session.push("READY", ready)
-        for guild in self.state.guilds.values():
+        for guild in self._bot_guilds():
             if session.owns(guild.id):
                 session.push("GUILD_CREATE", self.payloads.guild(guild))
         return session
@@ -254,8 +257,21 @@ class Gateway:
             session.push(event, data)
         return [s.shard for s in sessions]
 
+    def _bot_guilds(self) -> list[Guild]:
+        """The guilds the bot is in (not those where only a user installed the app)."""
+        return [g for g in self.state.guilds.values() if g.has_bot]
+
+    def _bot_in(self, guild_id: int | None) -> bool:
+        guild = self.state.guilds.get(guild_id or 0)
+        return guild is not None and guild.has_bot
+
     def on_state_event(self, event: EmulatorEvent) -> None:
-        """The observer that tells the bot what changed: messages, thread creation and updates."""
+        """The observer that tells the bot what changed: messages, thread creation and updates, in guilds it is in."""
+        changed = event.message.guild_id if event.message is not None else None
+        if event.channel is not None:
+            changed = event.channel.guild_id
+        if not self._bot_in(changed):
+            return
         if event.message is not None and not event.message.ephemeral and event.message.guild_id is not None:
             message = event.message
             if event.kind == "message_delete":

@@ -12,7 +12,15 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._payloads import BOT_PERMISSIONS, MEMBER_PERMISSIONS, THREAD_PERMISSIONS, PayloadBuilder
+from ._contexts import BOT_DM, GUILD_INSTALL, command_owners, context_of, place_owners
+from ._payloads import (
+    BOT_PERMISSIONS,
+    EXTERNAL_EMOJIS,
+    MEMBER_PERMISSIONS,
+    PRIVATE_PERMISSIONS,
+    THREAD_PERMISSIONS,
+    PayloadBuilder,
+)
 from ._state import JSON, Channel, EmulatorState, InteractionRecord, Message, RegisteredCommand, User
 
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 2, 3, 4
@@ -89,6 +97,7 @@ class InteractionFactory:
         if not path:
             raise ValueError("the command path is empty")
         command = self._find_command(path[0], channel.guild_id)
+        context, owners = command_owners(self.state, command, channel, user, self.application.id)
         top: list[JSON] = []
         target, schema = top, command.options
         for name in path[1:]:
@@ -126,7 +135,7 @@ class InteractionFactory:
         if command.guild_id is not None:
             data["guild_id"] = str(command.guild_id)
         kind = APPLICATION_COMMAND if focused is None else AUTOCOMPLETE
-        return self._build(kind, user, channel, data, name=" ".join(path))
+        return self._build(kind, user, channel, data, name=" ".join(path), context=context, owners=owners)
 
     def component(
         self, user: User, message: Message, custom_id: str, values: Sequence[str] | None = None
@@ -150,12 +159,21 @@ class InteractionFactory:
             _check_select(component, values)
             data["values"] = list(values)
         channel = self.state.channels[message.channel_id]
-        record, payload = self._build(MESSAGE_COMPONENT, user, channel, data, name=custom_id)
+        # a click is authorised as the interaction that posted the message was; a message the bot posted itself,
+        # by the server install
+        metadata = message.interaction_metadata or {}
+        owners = metadata.get("authorizing_integration_owners") or place_owners(
+            self.state, channel, user, self.application.id, (GUILD_INSTALL,)
+        )
+        context = context_of(channel, self.application.id)
+        record, payload = self._build(
+            MESSAGE_COMPONENT, user, channel, data, name=custom_id, context=context, owners=dict(owners)
+        )
         record.message_id = message.id
         payload["message"] = self.payloads.message(message)
         return record, payload
 
-    def _find_command(self, name: str, guild_id: int) -> RegisteredCommand:
+    def _find_command(self, name: str, guild_id: int | None) -> RegisteredCommand:
         matches = [
             c
             for c in self.state.commands.values()
@@ -167,7 +185,7 @@ class InteractionFactory:
         return max(matches, key=lambda c: c.guild_id is not None)  # a guild command shadows a global one
 
     def _option_value(
-        self, spec: JSON, value: Any, resolved: dict[str, dict[str, JSON]], guild_id: int
+        self, spec: JSON, value: Any, resolved: dict[str, dict[str, JSON]], guild_id: int | None
     ) -> Any:
         kind, name = spec["type"], spec["name"]
         if kind == STRING:
@@ -192,8 +210,8 @@ class InteractionFactory:
             if user is None:
                 raise ValueError(f"option {name}: unknown user {value!r}")
             resolved.setdefault("users", {})[str(user.id)] = self.payloads.user(user)
-            guild = self.state.guilds[guild_id]
-            if user.id in guild.member_ids:
+            guild = self.state.guilds.get(guild_id or 0)
+            if guild is not None and user.id in guild.member_ids:
                 allowed = self.payloads.permissions_of(user, guild)
                 member = self.payloads.member(user, guild, with_user=False, permissions=allowed)
                 resolved.setdefault("members", {})[str(user.id)] = member
@@ -213,12 +231,13 @@ class InteractionFactory:
         return result
 
     def _build(
-        self, kind: int, user: User, channel: Channel, data: JSON, *, name: str
+        self, kind: int, user: User, channel: Channel, data: JSON, *, name: str, context: int, owners: JSON
     ) -> tuple[InteractionRecord, JSON]:
-        guild = self.state.guilds[channel.guild_id]
         record = InteractionRecord(
-            self.state.snowflake(), secrets.token_urlsafe(32), kind, user, channel.id, name
+            self.state.snowflake(), secrets.token_urlsafe(32), kind, user, channel.id, name, context=context
         )
+        record.owners = dict(owners)
+        app_permissions = BOT_PERMISSIONS if channel.threads_allowed else BOT_PERMISSIONS & ~THREAD_PERMISSIONS
         payload: JSON = {
             "id": str(record.id),
             "application_id": str(self.application.id),
@@ -226,21 +245,26 @@ class InteractionFactory:
             "token": record.token,
             "version": 1,
             "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
             "channel": self.payloads.channel(channel, permissions=MEMBER_PERMISSIONS),
-            "member": self.payloads.member(user, guild, permissions=self.payloads.permissions_of(user, guild)),
             "locale": user.locale,
-            "guild_locale": guild.locale,
-            "app_permissions": str(
-                BOT_PERMISSIONS if channel.threads_allowed else BOT_PERMISSIONS & ~THREAD_PERMISSIONS
-            ),
+            "app_permissions": str(app_permissions),
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
+            "authorizing_integration_owners": record.owners,
+            "context": context,
             "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        guild = self.state.guilds.get(channel.guild_id or 0)
+        if guild is None:  # a DM or group DM: the user, no member; the app may attach and embed, in its own DM more
+            payload["user"] = self.payloads.user(user)
+            payload["app_permissions"] = str(PRIVATE_PERMISSIONS | (EXTERNAL_EMOJIS if context == BOT_DM else 0))
+            return record, payload
+        payload |= {
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+            "member": self.payloads.member(user, guild, permissions=self.payloads.permissions_of(user, guild)),
+            "guild_locale": guild.locale,
         }
         return record, payload
 

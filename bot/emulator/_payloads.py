@@ -24,6 +24,10 @@ MANAGE_GUILD = _bits(5)
 """What a member of :attr:`Guild.manager_ids` has on top of :data:`MEMBER_PERMISSIONS`."""
 # create public and private threads, send messages in threads: what a channel that forbids threads denies
 THREAD_PERMISSIONS = _bits(35, 36, 38)
+# what an app may do in a DM or group DM (Discord's "app_permissions" there): view, send, embed links, attach files,
+# read history, add reactions, use application commands; in the DM with the bot also external emojis
+PRIVATE_PERMISSIONS = _bits(10, 11, 14, 15, 16, 6, 31)
+EXTERNAL_EMOJIS = _bits(18)
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -79,6 +83,8 @@ class PayloadBuilder:
 
     def channel(self, channel: Channel, *, permissions: int | None = None) -> JSON:
         messages = self.state.channel_messages(channel.id)
+        if channel.guild_id is None:
+            return self.private_channel(channel, last_message_id=str(messages[-1].id) if messages else None)
         data: JSON = {
             "id": str(channel.id),
             "type": channel.type,
@@ -111,6 +117,21 @@ class PayloadBuilder:
             }
         if permissions is not None:
             data["permissions"] = str(permissions)
+        return data
+
+    def private_channel(self, channel: Channel, *, last_message_id: str | None) -> JSON:
+        """A DM (type 1) or group DM (type 3): its people as ``recipients``."""
+        people = [self.state.users[uid] for uid in sorted(channel.member_ids) if uid in self.state.users]
+        data: JSON = {
+            "id": str(channel.id),
+            "type": channel.type,
+            "recipients": [self.user(u) for u in people],
+            "last_message_id": last_message_id,
+            "flags": 0,
+        }
+        if channel.type == 3:
+            owner = channel.owner_id or (people[0].id if people else None)
+            data |= {"name": channel.name or None, "icon": None, "owner_id": None if owner is None else str(owner)}
         return data
 
     def everyone_role(self, guild: Guild) -> JSON:

@@ -13,6 +13,7 @@ from aiohttp import web
 from . import _validate
 from ._attachments import download
 from ._callbacks import DEFERRED_UPDATE
+from ._contexts import bot_can_access
 from ._gateway import Gateway
 from ._http import ApiError, Handler, api_errors, json_response, loggable, read_body, reject_invalid
 from ._limits import EditLimiter
@@ -104,10 +105,19 @@ class RestApi:
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
     def _channel(self, request: web.Request) -> Channel:
+        """The channel of the route; 403 "Missing Access" (recorded) where the bot is not: a DM or group DM it is not
+        in, a channel of a guild it was never invited to. Only the interaction's webhook works there."""
         channel = self.state.channels.get(int(request.match_info["channel"]))
         if channel is None:
             raise ApiError(404, 10003, "Unknown Channel")
+        if not bot_can_access(self.state, channel, self.bot_user.id):
+            self._refuse(request)
         return channel
+
+    def _refuse(self, request: web.Request) -> None:
+        self.state.refused_calls.append(loggable(request))
+        _log.warning("%s refused: the bot has no access there", loggable(request))
+        raise ApiError(403, 50001, "Missing Access")
 
     def _channel_message(self, request: web.Request) -> Message:
         channel = self._channel(request)
@@ -271,6 +281,8 @@ class RestApi:
 
     async def get_member(self, request: web.Request) -> web.Response:
         guild = self.state.guilds.get(int(request.match_info["guild"]))
+        if guild is not None and not guild.has_bot:
+            self._refuse(request)
         user_id = int(request.match_info["user"])
         if guild is None or user_id not in guild.member_ids:
             raise ApiError(404, 10007, "Unknown Member")

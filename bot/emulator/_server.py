@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from ._messages import MessageWriter
 from ._payloads import PayloadBuilder
 from ._rest import RestApi
 from ._state import (
+    DM_CHANNEL,
     JSON,
     Channel,
     EmulatorEvent,
@@ -66,7 +68,8 @@ class DiscordEmulator:
     ) -> None:
         self.token = token or secrets.token_urlsafe(24)
         self.answer_timeout = answer_timeout
-        self.state = EmulatorState()
+        self._clock_offset = 0.0
+        self.state = EmulatorState(clock=lambda: time.time() + self._clock_offset)
         self.bot_user = self.state.add_user(bot_name, bot=True)
         for name in ("alice", "bob", "carol"):
             self.state.add_user(name)
@@ -150,9 +153,15 @@ class DiscordEmulator:
         """The value for ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``."""
         return self.gateway.url
 
-    @staticmethod
-    def _clock() -> float:
-        return asyncio.get_running_loop().time()
+    def _clock(self) -> float:
+        return asyncio.get_running_loop().time() + self._clock_offset
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the emulator's clock forward: interaction deadlines and token lifetimes (15 minutes) run out, and
+        messages age, as if ``seconds`` had passed (a ``state.clock`` a test set itself is left alone)."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self._clock_offset += seconds
 
     # world
     def user(self, name: str) -> User:
@@ -172,12 +181,40 @@ class DiscordEmulator:
         threads); a bot that is already connected learns of it when it reconnects."""
         return self.state.add_channel(guild or self.guild, name, threads=threads)
 
-    def add_guild(self, name: str, *, shard: Shard | None = None) -> Guild:
+    def add_guild(self, name: str, *, shard: Shard | None = None, bot: bool = True) -> Guild:
         """Another guild, owned by alice, with every user a member; with ``shard`` (``(shard_id, num_shards)``) its
-        id belongs to that shard. A bot learns of it when it connects (or reconnects)."""
+        id belongs to that shard. A bot learns of it when it connects (or reconnects). With ``bot=False`` the bot was
+        never invited there: it hears nothing of it, its channel routes answer 403, and only people who installed the
+        app (:meth:`install`) can run its user-installable commands there."""
         guild = self.state.add_guild(name, self.user("alice"), shard=shard)
-        guild.member_ids = [u.id for u in self.state.users.values()]
+        guild.member_ids = [u.id for u in self.state.users.values() if bot or u.id != self.bot_user.id]
+        guild.has_bot = bot
         return guild
+
+    def install(self, user: User) -> None:
+        """``user`` adds the app to their account (a user install): its user-installable commands follow them into
+        DMs, group DMs and servers without the bot."""
+        self.state.user_installs.add(user.id)
+
+    def dm(self, user: User, other: User | None = None) -> Channel:
+        """The DM between ``user`` and the bot (context 1), or with ``other`` (a DM between people, context 2: the bot
+        is not in it); the same channel each time."""
+        people = {user.id, (other or self.bot_user).id}
+        found = next(
+            (c for c in self.state.channels.values() if c.type == DM_CHANNEL and c.member_ids == people), None
+        )
+        return found or self.state.add_private_channel([user, other or self.bot_user], group=False)
+
+    def group_dm(self, users: Sequence[User], *, name: str = "") -> Channel:
+        """A new group DM of ``users`` (the first owns it); the bot is not a member (context 2)."""
+        channel = self.state.add_private_channel(list(users), group=True, name=name)
+        channel.owner_id = users[0].id if users else None
+        return channel
+
+    @property
+    def refused_calls(self) -> list[str]:
+        """The bot's calls refused with 403 "Missing Access" (method and path), in order."""
+        return self.state.refused_calls
 
     def subscribe(self, hook: Hook) -> Callable[[], None]:
         """Call ``hook(event)`` on every message create/update/delete and thread create/update."""
@@ -233,7 +270,8 @@ class DiscordEmulator:
     def _dispatch(self, record: InteractionRecord, payload: JSON) -> InteractionHandle:
         guild_id = self.state.channels[record.channel_id].guild_id
         if not self.gateway.reaches(guild_id):
-            raise RuntimeError(f"no bot is connected to the emulator's gateway on the shard of guild {guild_id}")
+            where = "of DMs (0)" if guild_id is None else f"of guild {guild_id}"
+            raise RuntimeError(f"no bot is connected to the emulator's gateway on the shard {where}")
         record.dispatched_at = self._clock()
         self.state.interactions[record.id] = record
         record.delivered_to = self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)

@@ -23,6 +23,8 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 HAS_THREAD = 1 << 5
 TEXT_CHANNEL = 0
+DM_CHANNEL = 1
+GROUP_DM_CHANNEL = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})
@@ -99,10 +101,11 @@ class User:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel, or a thread when ``parent_id`` is set."""
+    """A guild text channel, a thread when ``parent_id`` is set, or a DM / group DM (``guild_id`` None, its people in
+    ``member_ids``)."""
 
     id: int
-    guild_id: int
+    guild_id: int | None
     name: str
     type: int = TEXT_CHANNEL
     position: int = 0
@@ -120,6 +123,11 @@ class Channel:
     def is_thread(self) -> bool:
         return self.type in THREAD_TYPES
 
+    @property
+    def is_private(self) -> bool:
+        """A DM or a group DM: no guild."""
+        return self.guild_id is None
+
 
 @dataclass(eq=False)
 class Guild:
@@ -132,6 +140,9 @@ class Guild:
     """The server's language (``preferred_locale``, and each interaction's ``guild_locale``)."""
     manager_ids: list[int] = field(default_factory=list)
     """Members with the Manage Server permission (sent in their interactions' permissions); nobody by default."""
+    has_bot: bool = True
+    """False for a server the bot was never invited to: the bot gets no event of it and may use none of its channels;
+    only people who installed the app to their account can run its commands there."""
 
 
 @dataclass(eq=False)
@@ -254,6 +265,12 @@ class InteractionRecord:
     modal: JSON | None = None
     delivered_to: list[Shard | None] = field(default_factory=list)
     callbacks: int = 0
+    context: int = 0
+    """Where it was used, as Discord's ``context``: 0 a guild, 1 the DM with the bot, 2 a DM or group DM of people."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """Its ``authorizing_integration_owners``: ``{"0": guild_id}`` (``"0"`` in the DM with the bot) for the server
+    install, ``{"1": user_id}`` for the user install."""
+    followups: int = 0
     settled: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -299,6 +316,10 @@ class EmulatorState:
         self.messages: dict[int, Message] = {}
         self.commands: dict[int, RegisteredCommand] = {}
         self.interactions: dict[int, InteractionRecord] = {}
+        self.user_installs: set[int] = set()
+        """The users who added the app to their account (a user install)."""
+        self.refused_calls: list[str] = []
+        """Every bot call refused with 403 "Missing Access" (method and path): a channel or guild the bot is not in."""
         self._hooks: list[Hook] = []
 
     # observers
@@ -331,6 +352,13 @@ class EmulatorState:
     def add_channel(self, guild: Guild, name: str, *, threads: bool = True) -> Channel:
         position = sum(1 for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
         channel = Channel(self.snowflake(), guild.id, name, position=position, threads_allowed=threads)
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_private_channel(self, members: list[User], *, group: bool, name: str = "") -> Channel:
+        """A DM (two people, or one person and the bot) or a group DM (``group``) between ``members``."""
+        kind = GROUP_DM_CHANNEL if group else DM_CHANNEL
+        channel = Channel(self.snowflake(), None, name, type=kind, member_ids={u.id for u in members})
         self.channels[channel.id] = channel
         return channel
 

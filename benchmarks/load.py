@@ -545,7 +545,7 @@ async def measure(world: Cluster, load: Load, deployment: Deployment) -> Figures
     world.check()
     records = [r for r in world.emulator.state.interactions.values() if started <= r.dispatched_at <= ended]
     k = deployment.bots
-    guild_of = {channel.id: channel.guild_id for channel in world.emulator.state.channels.values()}
+    guild_of = {c.id: c.guild_id for c in world.emulator.state.channels.values() if c.guild_id is not None}
     off_shard = sum(1 for r in records if r.delivered_to != [(shard_of(guild_of[r.channel_id], k), k)])
     lost, doubled = await verify(world.redis, samples.games)
     ai_moves = sum(g.ai_moves for g in samples.games)

@@ -62,7 +62,9 @@ def command_owners(
         installs: tuple[int, ...] = (GUILD_INSTALL,)
     else:
         payload = command.payload
-        contexts = tuple(payload.get("contexts") or ([GUILD] if payload.get("dm_permission") is False else ALL_CONTEXTS))
+        contexts = tuple(
+            payload.get("contexts") or ([GUILD] if payload.get("dm_permission") is False else ALL_CONTEXTS)
+        )
         installs = tuple(payload.get("integration_types") or DEFAULT_INSTALLS)
     if context not in contexts:
         raise ValueError(

@@ -96,6 +96,8 @@ class Deployment:
 
     bots: int = 1
     workers: int = 1
+    profile: Path | None = None
+    """Where each bot process writes its cProfile statistics (``bot<shard>.prof``), if anywhere."""
 
 
 # -- the processes ---------------------------------------------------------------------------------------------------
@@ -110,7 +112,9 @@ def free_port() -> int:
 class Child:
     """One process of the deployment (``python -m bot ...``), its console in ``home/console.log``."""
 
-    def __init__(self, name: str, argv: Sequence[str], settings: dict[str, str], home: Path) -> None:
+    def __init__(
+        self, name: str, argv: Sequence[str], settings: dict[str, str], home: Path, profile: Path | None = None
+    ) -> None:
         self.name = name
         home.mkdir(parents=True, exist_ok=True)
         self.console = home / "console.log"
@@ -118,7 +122,7 @@ class Child:
         env = inherited | settings | {"PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING"}
         with self.console.open("ab") as console:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "bot", *argv],
+                [sys.executable, *(["-m", "cProfile", "-o", str(profile)] if profile else []), "-m", "bot", *argv],
                 cwd=home,  # no .env of the caller's
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -221,7 +225,8 @@ async def cluster(deployment: Deployment, load: Load, people: int) -> AsyncItera
             for shard, port in enumerate(ports):
                 own = {"SHARD_IDS": str(shard), "HTTP_PORT": "0", "OPS_PORT": str(port)}
                 own["KINGME_DATA"] = str(home / f"bot{shard}")
-                children.append(Child(f"bot {shard}", ["run"], settings | own, home / f"bot{shard}"))
+                profile = deployment.profile / f"bot{shard}.prof" if deployment.profile else None
+                children.append(Child(f"bot {shard}", ["run"], settings | own, home / f"bot{shard}", profile))
             worker_argv = ["worker", "--processes", str(deployment.workers)]
             children.append(Child("the workers", worker_argv, {"REDIS_URL": server.url}, home / "workers"))
             made_cluster = Cluster(
@@ -654,6 +659,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--compare", action="store_true", help="the same load with K=1 and K=2, side by side")
     mode.add_argument("--find-max", action="store_true", help="double G until p99 first response passes 0.5 s")
     parser.add_argument("--max-games", type=int, default=256, help="the largest G --find-max tries")
+    parser.add_argument("--profile", type=Path, help="write each bot process's cProfile statistics in this folder")
     args = parser.parse_args(argv)
     if not 0 <= args.mix <= 1 or min(args.games, args.bots, args.workers, args.moves) < 1 or args.think <= 0:
         parser.error(
@@ -662,7 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = Load(
         args.games, args.mix, args.moves, args.duration, args.level, args.think, args.pause, args.seed, args.guilds
     )
-    deployment = Deployment(args.bots, args.workers)
+    deployment = Deployment(args.bots, args.workers, args.profile.resolve() if args.profile else None)
+    if deployment.profile:
+        deployment.profile.mkdir(parents=True, exist_ok=True)
     print(header(load), flush=True)
     if args.compare:
         columns = [

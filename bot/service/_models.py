@@ -13,6 +13,7 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bot.bounded import BoundedDict
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
 from core import Board, Color
 
@@ -33,6 +34,30 @@ ID_LENGTH = 12
 def new_id() -> str:
     """A fresh id for a game or a challenge (12 hex digits)."""
     return secrets.token_hex(ID_LENGTH // 2)
+
+
+BOARDS_KEPT = 2048
+"""Positions kept by :func:`replayed` (the most recently used)."""
+_BOARDS: BoundedDict[tuple[str, str, tuple[str, ...]], Board] = BoundedDict(BOARDS_KEPT)
+
+
+def replayed(initial_fen: str, variant: str, moves: tuple[str, ...]) -> Board:
+    """The board after ``moves`` from ``initial_fen``, kept (never to be changed: callers copy it). A game's board is
+    asked for at every click and render; replaying every move each time (each one parsed against the legal moves)
+    was a sixth of the bot's CPU under load, so the board of the game a move before is reused when it is kept."""
+    key = (initial_fen, variant, moves)
+    board = _BOARDS.get(key)
+    if board is None:
+        before = _BOARDS.get((initial_fen, variant, moves[:-1])) if moves else None
+        if before is not None:
+            board = before.copy()
+            board.push(board.parse_move(moves[-1]))
+        else:
+            board = Board(initial_fen, variant)
+            for text in moves:
+                board.push(board.parse_move(text))
+        _BOARDS[key] = board
+    return board
 
 
 def is_ai_id(user_id: str) -> bool:
@@ -195,11 +220,9 @@ class GameState:
         return self.is_active and self.player(self.turn).is_ai
 
     def board(self) -> Board:
-        """The board with every move played (the stored moves are trusted: they were legal when stored)."""
-        board = Board(self.initial_fen, self.variant)
-        for text in self.moves:
-            board.push(board.parse_move(text))
-        return board
+        """The board with every move played (the stored moves are trusted: they were legal when stored): a copy of
+        the one kept for these moves, or of the one a move before with that move played (:data:`_BOARDS`)."""
+        return replayed(self.initial_fen, self.variant, self.moves).copy()
 
     def player(self, color: Color) -> PlayerRef:
         return self.black if color is Color.BLACK else self.white

@@ -8,6 +8,7 @@ for screen readers.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -134,16 +135,22 @@ def recent_moves(game: GameState, plies: int = RECENT_PLIES) -> str:
 def _last_move(board: Board) -> tuple[Move, Color] | None:
     """The last move that was not a pass, and who played it."""
     stack = board.move_stack
-    first = Board(board.initial_fen, board.variant).turn
+    first = _start(board.initial_fen, board.variant.name).turn
     for index in range(len(stack) - 1, -1, -1):
         if not stack[index].is_pass:
             return stack[index], first if index % 2 == 0 else first.opponent
     return None
 
 
+@functools.lru_cache(maxsize=64)
+def _start(fen: str, variant: str) -> Board:
+    """A game's starting position, read only (every board drawn asks for it)."""
+    return Board(fen, variant)
+
+
 def _captured(game: GameState, board: Board) -> tuple[int, int]:
     """How many pieces Black and White have taken."""
-    start = Board(game.initial_fen, game.variant)
+    start = _start(game.initial_fen, game.variant)
     took_black = start.count(Color.WHITE) - board.count(Color.WHITE)
     took_white = start.count(Color.BLACK) - board.count(Color.BLACK)
     return took_black, took_white

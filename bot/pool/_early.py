@@ -16,7 +16,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.context import BaseContext
 from pathlib import Path
 
-from ai import egdb
 from bot.pool._worker import WorkerReady, init_worker, worker_ready
 
 Key = tuple[int, str, tuple[Path, ...]]
@@ -38,7 +37,8 @@ def start_early(workers: int, egdb_dir: Path, start_method: str = "spawn") -> No
     """Spawn ``workers`` AI worker processes now, reading the endgame databases of ``egdb_dir``."""
     os.environ["EGDB_DIR"] = str(egdb_dir)
     pool = executor(multiprocessing.get_context(start_method), workers)
-    _early[_key(workers, start_method)] = (pool, boot(pool, workers))
+    booting = boot(pool, workers)  # spawned now; the key (which imports numpy) is worked out after
+    _early[_key(workers, start_method)] = (pool, booting)
 
 
 def take_early(workers: int, start_method: str) -> tuple[ProcessPoolExecutor, list[Future[WorkerReady]]] | None:
@@ -52,4 +52,6 @@ def take_early(workers: int, start_method: str) -> tuple[ProcessPoolExecutor, li
 
 
 def _key(workers: int, start_method: str) -> Key:
+    from ai import egdb  # numpy: a third of a second, not to be spent before the workers are spawned
+
     return workers, start_method, tuple(egdb.candidates())

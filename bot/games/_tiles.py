@@ -204,7 +204,13 @@ def png(tile: Tile) -> bytes:
 
 def cache_dir() -> Path:
     """Where the drawn tiles are kept: a folder per version of this file, so a change of the drawing draws anew."""
-    return user_cache_home() / "kingme" / "tiles" / hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    return user_cache_home() / "kingme" / "tiles" / _fingerprint()
+
+
+@functools.cache
+def _fingerprint() -> str:
+    """This file's digest, read once (not once a tile)."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 
 
 def draw(tile: Tile) -> bytes:

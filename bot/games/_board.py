@@ -8,7 +8,6 @@ for screen readers.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +19,7 @@ from bot.games._messages import MENTIONS
 from bot.games._respond import MessageFields
 from bot.games._theme import ACTIVE_COLOUR, FINISHED_COLOUR, UNICODE, Theme
 from bot.i18n import ENGLISH, Language
-from bot.service import GameKind, GameState, GameView, UserId, end_text, side_name
+from bot.service import GameKind, GameState, GameView, UserId, end_text, replayed, side_name
 from core import Board, Color, Move, get_variant
 
 
@@ -135,22 +134,16 @@ def recent_moves(game: GameState, plies: int = RECENT_PLIES) -> str:
 def _last_move(board: Board) -> tuple[Move, Color] | None:
     """The last move that was not a pass, and who played it."""
     stack = board.move_stack
-    first = _start(board.initial_fen, board.variant.name).turn
+    first = replayed(board.initial_fen, board.variant.name, ()).turn
     for index in range(len(stack) - 1, -1, -1):
         if not stack[index].is_pass:
             return stack[index], first if index % 2 == 0 else first.opponent
     return None
 
 
-@functools.lru_cache(maxsize=64)
-def _start(fen: str, variant: str) -> Board:
-    """A game's starting position, read only (every board drawn asks for it)."""
-    return Board(fen, variant)
-
-
 def _captured(game: GameState, board: Board) -> tuple[int, int]:
     """How many pieces Black and White have taken."""
-    start = _start(game.initial_fen, game.variant)
+    start = replayed(game.initial_fen, game.variant, ())  # kept: read, never changed
     took_black = start.count(Color.WHITE) - board.count(Color.WHITE)
     took_white = start.count(Color.BLACK) - board.count(Color.BLACK)
     return took_black, took_white

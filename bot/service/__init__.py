@@ -71,6 +71,7 @@ from bot.service._models import (
     User,
     is_ai_id,
     is_id,
+    replayed,
 )
 from bot.service._options import duration
 from bot.service._ports import (
@@ -269,6 +270,7 @@ __all__ = [
     "pair_arena",
     "pair_round_robin",
     "pair_swiss",
+    "replayed",
     "round_ballot",
     "rules_text",
     "side_name",

@@ -12,9 +12,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,12 +20,12 @@ import aiohttp
 import pytest
 import redis.asyncio as aioredis
 from arq.constants import result_key_prefix
-from prometheus_client.parser import text_string_to_metric_families
 
 from bot.emulator import Channel, DiscordEmulator, Message, User, shard_of
 from bot.redis_process import EmbeddedRedis
 from bot.store import NAMESPACE, RedisGameStore
 from core import Color
+from tests.bot.cluster_support import BotProcess
 from tests.bot.pool.queue_support import WorkerCommands, tcp_redis, worker_commands
 from tests.support import board_in_thread, eventually
 
@@ -41,99 +38,15 @@ STARTUP = 90.0
 LONG_THOUGHT = 6.0
 """Seconds the AI thinks its move in the game whose process is killed meanwhile (the other games' level is easy,
 which takes no time)."""
-ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = {
+    "AI_BACKEND": "queue",
+    "AI_THINK_TIME_MAX": str(LONG_THOUGHT),
+    "SWEEP_INTERVAL": str(SWEEP_INTERVAL),
+    "ONE_GAME_PER_CHANNEL": "false",  # a game against the AI and a challenge side by side
+}
 PLAYERS = {0: ("bob", "carol"), 1: ("dave", "erin")}
 """Who challenges whom in each shard's guild (two people have one game at a time between them)."""
 _BOARD = re.compile(r"^km:p:(?P<game>[^:]+):(?P<version>\d+)$")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class BotProcess:
-    """One ``python -m bot run`` process running one shard, started (and restarted) with the same settings; its
-    console (stderr) goes to a file that every run appends to."""
-
-    def __init__(self, shard: int, emulator: DiscordEmulator, redis_url: str, home: Path) -> None:
-        self.shard = shard
-        self.port = free_port()
-        """Where its /healthz and /metrics answer (OPS_PORT; its public pages take any free port)."""
-        self.home = home
-        home.mkdir(parents=True)
-        self.console = home / "console.log"
-        settings = {
-            "DISCORD_TOKEN": emulator.token,
-            "DISCORD_EMULATOR_URL": emulator.base_url,
-            "REDIS_URL": redis_url,
-            "SHARD_COUNT": str(SHARDS),
-            "SHARD_IDS": str(shard),
-            "HTTP_PORT": "0",
-            "OPS_PORT": str(self.port),
-            "KINGME_DATA": str(home / "data"),
-            "AI_BACKEND": "queue",
-            "AI_THINK_TIME_MAX": str(LONG_THOUGHT),
-            "SWEEP_INTERVAL": str(SWEEP_INTERVAL),
-            "EXHIBITION_MOVE_DELAY": "0",
-            "ONE_GAME_PER_CHANNEL": "false",  # a game against the AI and a challenge side by side
-            "LOG_LEVEL": "INFO",
-        }
-        inherited = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "NUMBA_CACHE_DIR", "TMPDIR")}
-        self.env = inherited | settings | {"PYTHONPATH": str(ROOT)}
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        with self.console.open("ab") as console:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "bot", "run"],
-                cwd=self.home,  # no .env of a developer's
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=console,
-                stderr=console,
-            )
-
-    def kill(self) -> None:
-        """SIGKILL: the process dies at once, holding whatever it held."""
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-
-    async def ready(self, http: aiohttp.ClientSession) -> bool:
-        assert self.process is not None
-        if self.process.poll() is not None:
-            raise AssertionError(f"shard {self.shard}'s process ended: {self.console.read_text(errors='replace')}")
-        try:
-            async with http.get(f"{self.url}/healthz") as response:
-                return response.status == 200 and (await response.json())["gateway"] == "ready"
-        except aiohttp.ClientError:
-            return False
-
-    async def metrics(self, http: aiohttp.ClientSession) -> dict[str, float]:
-        async with http.get(f"{self.url}/metrics") as response:
-            text = await response.text()
-        return {s.name: s.value for f in text_string_to_metric_families(text) for s in f.samples if not s.labels}
-
-    async def sweeps(self, http: aiohttp.ClientSession) -> tuple[bool, float]:
-        """(whether it holds the sweeper's lease, how many sweeps it ran)."""
-        found = await self.metrics(http)
-        return found["kingme_sweeper_lease_held"] == 1, found["kingme_sweeps"]
 
 
 @pytest.fixture
@@ -251,7 +164,10 @@ async def test_two_shard_processes_and_two_workers_share_the_games_and_the_sweep
     emulator: DiscordEmulator, redis_server: EmbeddedRedis, workers: WorkerCommands, tmp_path: Path
 ) -> None:
     await workers.wait_live()
-    bots = [BotProcess(shard, emulator, redis_server.url, tmp_path / f"shard{shard}") for shard in range(SHARDS)]
+    bots = [
+        BotProcess(shard, SHARDS, emulator, redis_server.url, tmp_path / f"shard{shard}", SETTINGS)
+        for shard in range(SHARDS)
+    ]
     guilds = [g for g in emulator.state.guilds if g != emulator.guild.id]
     channels = {shard_of(c.guild_id, SHARDS): c for c in emulator.state.channels.values() if c.guild_id in guilds}
     assert sorted(channels) == [0, 1], "a guild on each shard"

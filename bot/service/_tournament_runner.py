@@ -20,12 +20,13 @@ from functools import partial
 from typing import Protocol
 
 from bot.i18n import _
+from bot.locks import KeyedLocks
 from bot.service import _transitions
 from bot.service._arena import arena_round
 from bot.service._errors import ServiceError, UnknownTournamentError
 from bot.service._events import Event, GameOver
 from bot.service._ids import GameId, RequestId, TournamentId, UserId
-from bot.service._models import GameState, User
+from bot.service._models import GameState, GameView, User
 from bot.service._pipeline import Pipeline, Room
 from bot.service._ports import CommitConflict, EventSink, GameRecords, TournamentRecords
 from bot.service._round_robin import pair_round_robin
@@ -66,6 +67,9 @@ class TournamentRunner:
         """Set by a front end that gives each game a room of its own."""
         self._holder = secrets.token_hex(8)
         """This process's name on the tournaments' leases."""
+        self._moving = KeyedLocks()
+        """One advance at a time per tournament in this process: the lease is this process's, so two of its tasks
+        (two games ending at once, a sweep) would both hold it, open the same game twice and release it early."""
         self._advancing: set[asyncio.Task[None]] = set()
 
     async def get(self, tournament_id: TournamentId) -> TournamentRecord:
@@ -79,7 +83,13 @@ class TournamentRunner:
         lease, waiting up to ``wait`` seconds for a process that holds it (it may have read the tournament before the
         result this call brings). Safe to call at any time, from any process."""
         record = await self.get(tournament_id)
-        if record.status is not TournamentStatus.RUNNING or not await self._claim(tournament_id, wait):
+        if record.status is not TournamentStatus.RUNNING or (wait <= 0 and self._moving.busy(tournament_id)):
+            return record  # the sweep does not wait for this process's own advance
+        async with self._moving.hold(tournament_id):
+            return await self._advance(tournament_id, record, wait)
+
+    async def _advance(self, tournament_id: TournamentId, record: TournamentRecord, wait: float) -> TournamentRecord:
+        if not await self._claim(tournament_id, wait):
             return record
         try:
             for _attempt in range(ATTEMPTS):
@@ -175,7 +185,7 @@ class TournamentRunner:
             return await self._finish(record)
         record = await self._paired(record, paired)
         if not paired.pairings:  # a round of byes only (two players, one withdrawn): on to the next
-            return await self.advance(record.id)
+            return await self._advance(record.id, record, LEASE_WAIT)  # this task holds the lock already
         return record
 
     async def _arena(self, record: TournamentRecord) -> TournamentRecord:
@@ -238,8 +248,11 @@ class TournamentRunner:
             room = _room(self.rooms, record, step.after)
             result = await self._pipe.open(step, room=room, request=request, bounded=False)
         except ServiceError as exc:
-            if await self._store.load_game(game_id) is not None:
-                return True  # opened already, by a process that stopped before recording it
+            stored = await self._store.load_game(game_id)
+            if stored is not None:  # opened already, by a process that stopped before recording it (and perhaps
+                # before showing it): shown now where it is filed (a board shown already is left as it is)
+                await self._sink.publish(GameView.of(stored, self._clock()), ())
+                return True
             log.info("tournament %s: game %s cannot open now (%s); tried again later", record.id, game_id, exc)
             return False
         await self._sink.publish(result.game, result.events)

@@ -216,6 +216,8 @@ async def arena_moved_on(harness: Harness, tid: TournamentId, ended: GameId) -> 
         assert board is not None
         if not record.model.rounds[board.round - 1].pairings[board.board].finished:
             return False
+        if harness.service.tournaments._runner._advancing:  # the step after a result is still being taken
+            return False
         paired = {(r.number, b) for r in record.model.rounds for b, p in enumerate(r.pairings) if not p.finished}
         return paired <= {(g.round, g.board) for g in record.games}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
+from collections import Counter
 from collections.abc import Iterable
 
 import pytest
@@ -15,7 +16,9 @@ import redis.asyncio as aioredis
 from bot.service import (
     AlreadyPlayingError,
     ChannelId,
+    GameId,
     GameService,
+    GameStarted,
     GameState,
     InvalidRequestError,
     LimitReachedError,
@@ -369,3 +372,36 @@ async def test_a_result_that_ends_a_round_while_another_process_holds_it_still_m
 async def _scored_games(service: GameService, tid: TournamentId, count: int) -> bool:
     record = await service.tournaments.get(tid)
     return sum(r is not None for p in record.model.rounds[-1].pairings for r in p.results) == count
+
+
+async def test_games_ending_at_once_in_one_process_open_each_next_game_once(
+    make_service: ServiceFactory, events: EventLog
+) -> None:
+    """Two games of an arena end at the same moment in one process: the two advances they start are taken one after
+    the other (the lease is the process's, so it does not keep them apart), and each game of the next wave gets one
+    room and is shown once."""
+    service = make_service()
+    rooms: Counter[GameId] = Counter()
+
+    async def room(record: TournamentRecord, game: GameState) -> None:
+        rooms[game.id] += 1
+        await asyncio.sleep(0.2)  # a thread takes a moment to open
+
+    service.tournaments.rooms = room
+    arena, single = TournamentFormat.ARENA, MatchKind.SINGLE
+    tid = (await service.tournaments.create(GUILD, CHANNEL, ANN, format=arena, match=single, minutes=10)).id
+    for person in (BOB, CID, DEE):
+        await service.tournaments.join(tid, person)
+    first = await service.tournaments.start(tid, ANN)
+    assert len(first.games) == 2 and set(rooms.values()) == {1}
+    games = [(await service.state(g.game_id)).game for g in first.games]
+    await asyncio.gather(*(service.resign(g.id, None, User(g.white.id, g.white.name)) for g in games))
+
+    async def next_wave() -> bool:
+        record = await service.tournaments.get(tid)
+        return len(record.games) == 4 and not service.tournaments._runner._advancing
+
+    await eventually(next_wave, what="the next wave opened")
+    assert len(rooms) == 4 and set(rooms.values()) == {1}, f"a room per game, once each: {rooms}"
+    started = [e.game_id for e in events.events if isinstance(e, GameStarted) and e.game_id is not None]
+    assert sorted(started) == sorted(rooms), "each game shown once"

@@ -28,7 +28,7 @@ FROM_GAMES_LIMIT = 20_000
 
 
 def register(commands: Commands) -> None:
-    puzzles = commands.add("puzzles", _build)
+    puzzles = commands.add("puzzles", _puzzles)
     actions = puzzles.add_subparsers(metavar="ACTION", required=True, parser_class=Parser)
     build = actions.add_parser("build", help="mine the puzzle set from self-play (and finished games)")
     build.set_defaults(handler=_build)
@@ -41,6 +41,11 @@ def register(commands: Commands) -> None:
     show = actions.add_parser("show", help="print a puzzle of the shipped set: board, side to move, solution")
     show.set_defaults(handler=_show)
     show.add_argument("id", metavar="ID", help="the puzzle's id")
+
+
+def _puzzles(args: argparse.Namespace) -> int:
+    """mine the puzzle set, or print one of its puzzles (kingme puzzles build | show ID)"""
+    raise CommandError("give an action: build or show")  # argparse asks for one first
 
 
 def _report(line: str) -> None:

@@ -3,8 +3,8 @@
 The file is JSON lines compressed with gzip (``ai/data/puzzles.jsonl.gz``), one puzzle a line, in the order of
 :func:`ai.puzzles.build.build` (by rating, then id)::
 
-    {"id":"4f2a91c0","fen":"B:W18,22,K30:B9,14","solution":["14-17","22x13","9x18"],"themes":["shot"],
-     "rating":1340,"result":"win","margin":260,"depth":16,"nodes":300000}
+    {"id":"0e1a5ce9","fen":"W:W11,21,26,27,28,30,31:B4,5,10,12,13,14,19,20","solution":["27-24","20x27",
+     "31x24x15x6"],"themes":["shot","quiet"],"rating":700,"result":"win","margin":240,"depth":14,"nodes":300000}
 
 ``solution`` alternates the solver's moves (first) and the opponent's replies, in PDN text. ``margin`` is how far (in
 the kernel's hundredths of a man) every other first move scores below the solution's in a search of ``nodes`` nodes

@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import random
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -132,3 +134,12 @@ def test_the_set_ships_with_the_package() -> None:
     patterns = project["tool"]["setuptools"]["package-data"]["ai"]
     inside = PUZZLES_FILE.relative_to(PUZZLES_FILE.parents[1]).as_posix()
     assert any(fnmatch.fnmatch(inside, pattern) for pattern in patterns), f"{inside} is not package data"
+
+
+def test_reading_the_set_does_not_import_numba() -> None:
+    """The Discord side reads the puzzles; only the miner needs the kernel."""
+    code = "import sys, ai.puzzles; ai.puzzles.load_puzzles(); print('numba' in sys.modules, 'numpy' in sys.modules)"
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["False", "False"]

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ai.book import opening_theory
-from ai.player import GameInput, Limits
+from ai.player import GameInput, Limits, SearchResult
 from ai.tt import MATE_BOUND
 from core import Board, Color
 
@@ -216,11 +216,31 @@ def _terminal(board: Board, ply: int, legal: int) -> PositionEval | None:
     return PositionEval(ply, score, expected(score), legal=legal)
 
 
+def reproducible_search(
+    board: Board,
+    seed: int,
+    *,
+    nodes: int | None = None,
+    depth: int | None = None,
+    endgames: bool = False,
+    moves: Collection[str] | None = None,
+    table_entries: int = REVIEW_TABLE_ENTRIES,
+) -> SearchResult:
+    """The compiled kernel's search of ``board`` held to ``nodes`` nodes (or ``depth`` plies), with an empty table of
+    its own and the root's equal moves in the order ``seed`` picks, so the same position always gets the same answer
+    whatever the process searched before; ``endgames`` probes the databases, ``moves`` restricts the root (see
+    :func:`ai.kernel.engine.search`). The review's evaluations and the puzzles' verdicts (:mod:`ai.puzzles`)."""
+    from ai.kernel import engine  # the kernel (and numba) only where a search runs
+
+    limits = Limits(time=TIME_BACKSTOP, nodes=nodes, depth=depth)
+    return engine.search(
+        board, limits, random.Random(seed), table_entries=table_entries, endgames=endgames, fresh=True, moves=moves
+    )
+
+
 def evaluate_position(game: GameInput, ply: int, nodes: int = REVIEW_NODES) -> PositionEval:
     """The evaluation of the position after ``ply`` moves of ``game``: the function a worker runs for one slice of a
     review (module-level, picklable arguments). Raises :class:`core.RulesError` for a game that does not replay."""
-    from ai.kernel import engine  # the kernel (and numba) only where a review runs
-
     board = GameInput(game.variant, game.fen, game.moves[:ply]).board()
     done = _terminal(board, ply, 0)
     if done is not None:
@@ -234,8 +254,7 @@ def evaluate_position(game: GameInput, ply: int, nodes: int = REVIEW_NODES) -> P
         done = _terminal(board, ply, legal)
         if done is not None:
             return PositionEval(ply, done.score, done.expected, forced[0], tuple(forced), legal)
-    limits = Limits(time=TIME_BACKSTOP, nodes=nodes)
-    found = engine.search(board, limits, random.Random(ply), table_entries=REVIEW_TABLE_ENTRIES, fresh=True)
+    found = reproducible_search(board, ply, nodes=nodes)
     score = _for_black(int(found.score), board.turn)
     line = (*forced, *found.pv)
     return PositionEval(ply, score, expected(score), line[0], line, legal, found.depth, found.nodes)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -183,14 +184,23 @@ def search(
     endgames: bool = False,
     weights: tuple[int, ...] | None = None,
     fresh: bool = False,
+    moves: Collection[str] | None = None,
 ) -> SearchResult:
     """Search ``board`` (which has a legal move) within ``limits``, probing the endgame databases if ``endgames``, with
     the evaluation's ``weights`` (default: ``master``'s); equal moves are tried in an order ``rng`` picks. With
     ``fresh`` the table starts empty, so the result depends on nothing searched before (a reproducible evaluation,
-    :mod:`ai.review`)."""
+    :mod:`ai.review`).
+
+    ``moves`` (move texts) restricts the root to those legal moves: the best of them and its score, searched even when
+    there is one (a search that leaves out the best move finds the second best, :mod:`ai.puzzles`). Without it a
+    position with a single legal move is not searched (its score is 0)."""
     started = time.perf_counter()
     legal = board.legal_moves
-    if len(legal) == 1:
+    if moves is not None:
+        legal = [m for m in legal if m.text() in moves]
+        if not legal:
+            raise ValueError(f"none of {sorted(moves)} is a legal move")
+    elif len(legal) == 1:
         only = legal[0].text()
         return SearchResult(only, 0.0, 0, (only,), 0, 0.0)
     variant = board.variant

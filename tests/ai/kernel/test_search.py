@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ai.api import Limits
+from ai.api import Limits, SearchResult
 from ai.kernel import KernelPlayer
 from core import Board
 from tests.ai.kernel.positions import sample
@@ -67,3 +67,22 @@ def test_a_king_behind_repeats_a_position_of_the_game() -> None:
     assert fresh.score < 0
     result = PLAYER.choose(board, Limits(depth=6), random.Random(0))
     assert (result.move, result.score) == ("30-26", 0.0)
+
+
+def test_a_search_held_to_some_root_moves_finds_the_best_of_them() -> None:
+    from ai.kernel import engine
+
+    board = Board("B:W14,15,19,20,23,24,25:B2,3,4,6,12")  # 6-10 gives a man and takes three back: 15x6 2x9x18x27
+
+    def search(moves: set[str] | None) -> SearchResult:
+        return engine.search(board, Limits(nodes=50_000), random.Random(0), table_entries=1 << 16, moves=moves)
+
+    best = search(None)
+    assert best.move == "6-10"
+    others = {m.text() for m in board.legal_moves} - {"6-10"}
+    second = search(others)
+    assert second.move in others and second.score <= best.score - 150
+    alone = search({"6-10"})  # a single root move is searched, not played blind
+    assert alone.move == "6-10" and alone.depth > 0 and alone.score >= best.score - 20
+    with pytest.raises(ValueError, match="legal"):
+        search({"1-5"})

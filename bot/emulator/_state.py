@@ -323,6 +323,8 @@ class EmulatorState:
         """The users who added the app to their account (a user install)."""
         self.refused_calls: list[str] = []
         """Every bot call refused with 403 "Missing Access" (method and path): a channel or guild the bot is not in."""
+        self.expired_calls: list[str] = []
+        """Every use of an interaction's webhook refused because its token was older than 15 minutes (code 50027)."""
         self.bot_calls: collections.deque[str] = collections.deque(maxlen=BOT_CALLS_KEPT)
         """The calls the bot made with its token (method and path), the last :data:`BOT_CALLS_KEPT` in order; the
         interaction webhooks, which take no bot token, are not among them."""

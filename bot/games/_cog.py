@@ -346,7 +346,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 room.name = thread_name(game.white.name, game.black.name)
             me = caller_of(interaction)
             return await self.service.rematch(
-                game.id, me.guild, me.user, channel_id=me.channel, room=room, request=me.request
+                game.id, me.guild, me.user, channel_id=me.channel, room=room, request=me.request, place=me.place
             )
 
         result = await self._open(interaction, start, thread_name(interaction.user.display_name, "rematch"))

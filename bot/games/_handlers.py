@@ -217,7 +217,8 @@ class ComponentHandlers:
             assert result.game is not None and result.challenge is not None
             if result.game.game.place.through_interactions:  # the challenge's message becomes the board
                 await self._update_board(interaction, result.game)
-                await self._events.announce(result.game, result.events)
+                if result.game.to_move.id != me.id:  # the challenger is told it is their move (the edit tells no one)
+                    await self._events.announce(result.game, result.events)
                 return
             if isinstance(place, discord.Thread):
                 accepted = _("✅ {name} accepted: the game is in {thread}.", name=me.name, thread=f"<#{place.id}>")

@@ -26,7 +26,7 @@ from bot.service._limits import RateLimits
 from bot.service._models import User
 from bot.service._notes import Notes
 from bot.service._pipeline import Clock, Pipeline, Room
-from bot.service._places import Place
+from bot.service._places import NO_GUILD, Place
 from bot.service._ports import (
     CommitConflict,
     EventObserver,
@@ -334,16 +334,20 @@ class GameService(Queries, Notes):
         channel_id: ChannelId | None = None,
         room: Room | None = None,
         request: RequestId | None = None,
+        place: Place | None = None,
     ) -> Result:
         """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
         or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel, or in a
-        room of its own with ``room`` (a challenge then leaves opening it to its acceptance)."""
+        room of its own with ``room`` (a challenge then leaves opening it to its acceptance); in ``place`` (where it
+        was asked for), else where the game was played."""
         game = await self._pipe.load(game_id, guild_id)
         other, swapped = _transitions.rematch_sides(game, user)
         channel = channel_id if channel_id is not None else game.channel_id
+        place = place or game.place
+        guild = NO_GUILD if place.through_interactions else game.guild_id
         if other.level is not None:
             return await self.play_ai(
-                game.guild_id,
+                guild,
                 channel,
                 user,
                 other.level,
@@ -355,12 +359,12 @@ class GameService(Queries, Notes):
                 rematch_of=game.id,
                 room=room,
                 request=request,
-                place=game.place,
+                place=place,
             )
         fen = game.initial_fen if game.initial_fen != Board(None, game.variant).initial_fen else None
         opponent = User(other.id, other.name)
-        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None, request, game.place)
-        result = await self._challenges.create(game.guild_id, channel, user, opponent, *options)
+        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None, request, place)
+        result = await self._challenges.create(guild, channel, user, opponent, *options)
         return self._pipe.observed(result)
 
     async def set_board_message(self, game_id: GameId, channel_id: ChannelId, message_id: MessageId) -> None:

@@ -50,6 +50,18 @@ async def challenge_accepted(harness: Harness, channel: Channel, opponent: User 
     return offer
 
 
+async def resign_on(harness: Harness, user: User, board: Message) -> None:
+    """Resign with the board's button and the "Really resign?" one; the board then shows the game over."""
+    emulator = harness.emulator
+    resign = component(board, "km:b:resign:")
+    assert resign is not None, custom_ids(board)
+    asked = (await emulator.click(user, board, resign["custom_id"])).message
+    confirm = component(asked, "km:r:")
+    assert asked.ephemeral and confirm is not None
+    await emulator.click(user, asked, confirm["custom_id"])
+    await eventually(lambda: board.content == "Game over.", what="the finished game on the board")
+
+
 async def test_commands_declare_both_installs_and_every_context(harness: Harness) -> None:
     by_name = {c.name: c.payload for c in harness.emulator.registered_commands()}
     assert by_name["checkers"]["integration_types"] == [0, 1]
@@ -199,20 +211,21 @@ async def test_a_server_without_the_bot_plays_as_a_dm_and_keeps_its_ladder(harne
     game = (await harness.service.state(state[0])).game  # type: ignore[index, arg-type]
     assert (game.place, game.guild_id) == (Place.USER_SERVER, NO_GUILD)
 
-    resign = component(board, "km:b:resign:")
-    assert resign is not None
-    asked = (await emulator.click(alice, board, resign["custom_id"])).message
-    confirm = component(asked, "km:r:")
-    assert confirm is not None
-    await emulator.click(alice, asked, confirm["custom_id"])
-    await eventually(lambda: board.content == "Game over.", what="the finished game")
+    await resign_on(harness, alice, board)
+
+    again = (await harness.command(alice, "rematch", channel=general)).message  # the same place, colours swapped
+    assert again.channel_id == general.id
+    await eventually(lambda: board_state(again) is not None, within=10, what="the AI's first move, through the token")
+    rematch = (await harness.service.state(board_state(again)[0])).game  # type: ignore[index, arg-type]
+    assert (rematch.place, rematch.guild_id, rematch.rematch_of) == (Place.USER_SERVER, NO_GUILD, game.id)
+    await resign_on(harness, alice, again)
 
     only_through_interactions(harness, general)
     assert emulator.messages(general)[0] is board
     keys = [key async for key in harness.redis.scan_iter(match=f"*{strangers.id}*")]
     assert keys == [], "the server's own ladder and records are untouched"
     stats = await harness.service.stats(str(alice.id), "american", None)  # type: ignore[arg-type]
-    assert stats.versus_bot.get("easy") == (0, 1, 0), "the loss counts in the global record"
+    assert stats.versus_bot.get("easy") == (0, 2, 0), "both losses count in the global record"
 
 
 async def test_what_needs_the_bot_in_the_server_says_so(harness: Harness) -> None:

@@ -29,7 +29,7 @@ from pydantic import SecretStr
 
 from bot.emulator import DiscordEmulator, WorldFileError, WorldKeeper, patch_discordpy
 from bot.runtime import Runtime, StartupError
-from bot.sandbox import KEY_FILE, SandboxBridge, kept_key
+from bot.sandbox import KEY_FILE, SandboxBridge, kept_key, open_private_places
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,7 @@ class SandboxRuntime(Runtime):
         try:
             _check_port_free(self._listen_host, self.settings.http_port)
             self.settings = self.settings.model_copy(update={"kingme_data": self._prepare_data()})
+            open_private_places(self.emulator)  # each person's DM with the bot and a group DM, King Me installed
             try:
                 await self.emulator.start(SANDBOX_HOST, 0)
             except OSError as exc:

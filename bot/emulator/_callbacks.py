@@ -13,7 +13,7 @@ from aiohttp import web
 
 from . import _validate
 from ._contexts import FOLLOWUP_LIMIT, user_install_only
-from ._http import ApiError, Files, api_errors, json_response, read_body, reject_invalid
+from ._http import ApiError, Files, api_errors, json_response, loggable, read_body, reject_invalid
 from ._messages import MessageWriter
 from ._payloads import PayloadBuilder
 from ._state import EPHEMERAL, JSON, LOADING, EmulatorState, InteractionRecord, Message, User
@@ -159,6 +159,7 @@ class InteractionApi:
         if request.match_info["app"] != str(self.bot_user.id) or record is None or not record.answered:
             raise ApiError(404, 10015, "Unknown Webhook")
         if self.clock() - record.dispatched_at > TOKEN_LIFETIME:
+            self.state.expired_calls.append(loggable(request))
             raise ApiError(401, 50027, "Invalid Webhook Token")
         return record
 

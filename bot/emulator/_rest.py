@@ -95,6 +95,7 @@ class RestApi:
         async def checked(request: web.Request) -> web.StreamResponse:
             if request.headers.get("Authorization") != f"Bot {self._token}":
                 return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+            self.state.bot_calls.append(loggable(request))
             return await guarded(request)
 
         return checked

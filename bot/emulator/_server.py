@@ -216,6 +216,16 @@ class DiscordEmulator:
         """The bot's calls refused with 403 "Missing Access" (method and path), in order."""
         return self.state.refused_calls
 
+    @property
+    def expired_calls(self) -> list[str]:
+        """The bot's uses of an interaction token older than 15 minutes (each refused with 401, code 50027)."""
+        return self.state.expired_calls
+
+    def channel_calls(self, channel: Channel) -> list[str]:
+        """The bot's calls of ``channel``'s routes with its token (answered or refused), in order: none where the bot
+        answered interactions only."""
+        return [call for call in self.state.bot_calls if f"/channels/{channel.id}/" in f"{call}/"]
+
     def subscribe(self, hook: Hook) -> Callable[[], None]:
         """Call ``hook(event)`` on every message create/update/delete and thread create/update."""
         return self.state.subscribe(hook)

@@ -8,6 +8,7 @@ about each change through :meth:`EmulatorState.subscribe`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import logging
 import time
@@ -21,6 +22,8 @@ _log = logging.getLogger(__name__)
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+BOT_CALLS_KEPT = 10_000
+"""How many of the bot's calls the emulator remembers (a sandbox runs for days)."""
 HAS_THREAD = 1 << 5
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
@@ -320,6 +323,11 @@ class EmulatorState:
         """The users who added the app to their account (a user install)."""
         self.refused_calls: list[str] = []
         """Every bot call refused with 403 "Missing Access" (method and path): a channel or guild the bot is not in."""
+        self.expired_calls: list[str] = []
+        """Every use of an interaction's webhook refused because its token was older than 15 minutes (code 50027)."""
+        self.bot_calls: collections.deque[str] = collections.deque(maxlen=BOT_CALLS_KEPT)
+        """The calls the bot made with its token (method and path), the last :data:`BOT_CALLS_KEPT` in order; the
+        interaction webhooks, which take no bot token, are not among them."""
         self._hooks: list[Hook] = []
 
     # observers

@@ -21,9 +21,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import _export, _help, _privacy, _seasons
+from bot.games import _export, _help, _privacy, _records, _seasons
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
+from bot.games._anywhere import server_only
 from bot.games._board import BoardMessage, algebraic, board_message, bottom_side, text_board
 from bot.games._choices import (
     COLOUR_CHOICES,
@@ -39,12 +40,10 @@ from bot.games._components import challenge_controls
 from bot.games._dispatch import (
     Caller,
     Dispatcher,
-    as_user,
     attach,
     caller_id,
     caller_of,
     detach,
-    guild_of,
     user_of,
 )
 from bot.games._emojis import UPLOAD_WAIT, install_tiles, report_failure
@@ -55,8 +54,6 @@ from bot.games._locale import channel_language, user_language
 from bot.games._messages import MENTIONS, Refusal
 from bot.games._render import (
     challenge_content,
-    history_line,
-    stats_embed,
     thread_notice,
 )
 from bot.games._report import Reporter, check_rates
@@ -85,7 +82,8 @@ Interaction = discord.Interaction[Any]
 Choice = app_commands.Choice
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)  # a server's, or a person's who plays anywhere
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_description=_("Play checkers")):
     """Checkers games: against the AI, against each other, and AI exhibitions."""
 
@@ -145,6 +143,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
 
         async def answer(board: BoardMessage) -> Where:
             message_id = await send(interaction, **board.fields())
+            self.boards.tokens.keep(view.game, interaction)  # where the bot is not, the board is this answer
             return interaction.channel_id or int(view.game.channel_id), message_id
 
         await self.boards.show(view, answer)
@@ -231,34 +230,40 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 think_time=think,
                 room=room,
                 request=me.request,
+                place=me.place,
             )
 
         await self._open(interaction, start, thread_name(interaction.user.display_name, f"AI ({level})"))
 
     @app_commands.command(description=_("Challenge someone to a rated game"))
-    @app_commands.describe(opponent=_("Who you want to play"), turn_time=_("Time for each move"), **NEW_GAME_OPTIONS)
+    @app_commands.describe(
+        opponent=_("Who you want to play (leave it out: anyone here may accept)"),
+        turn_time=_("Time for each move"),
+        **NEW_GAME_OPTIONS,
+    )
     @app_commands.choices(turn_time=TURN_TIMES)
     @app_commands.autocomplete(variant=variant_choices)
     async def challenge(
         self,
         interaction: Interaction,
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         variant: str = "american",
         turn_time: int | None = None,
         position: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        if opponent.bot:
+        if opponent is not None and opponent.bot:
             raise Refusal(say.CHALLENGE_A_BOT)
         me, own_room = caller_of(interaction), threads_allowed(interaction, self.game_threads)  # opened on acceptance
         work = self.service.challenge(
             *me.where,
             me.user,
-            user_of(opponent),
+            user_of(opponent) if opponent is not None else None,  # None: anyone here may accept
             variant=variant,
             turn_time=turn_time,
             fen=position,
             own_room=own_room,
             request=me.request,
+            place=me.place,
         )
         result = await within_deadline(interaction, work)
         assert result.challenge is not None
@@ -341,7 +346,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
                 room.name = thread_name(game.white.name, game.black.name)
             me = caller_of(interaction)
             return await self.service.rematch(
-                game.id, me.guild, me.user, channel_id=me.channel, room=room, request=me.request
+                game.id, me.guild, me.user, channel_id=me.channel, room=room, request=me.request, place=me.place
             )
 
         result = await self._open(interaction, start, thread_name(interaction.user.display_name, "rematch"))
@@ -387,29 +392,12 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     async def stats(
         self, interaction: Interaction, user: discord.User | None = None, variant: str = "american"
     ) -> None:
-        target = user or interaction.user
-
-        async def work() -> list[discord.Embed]:
-            here = await self.service.stats(as_user(target.id), variant, guild_of(interaction))
-            everyone = await self.service.stats(as_user(target.id), variant, None)
-            name = target.display_name  # the store knows the names of players only
-            lang = user_language(interaction)
-            return [stats_embed(here, False, name, lang), stats_embed(everyone, True, name, lang)]
-
-        embeds = await within_deadline(interaction, work(), ephemeral=True)
-        await send(interaction, ephemeral=True, embeds=embeds)
+        await _records.stats(interaction, self.service, user, variant)
 
     @app_commands.command(description=_("A player's recent games"))
     @app_commands.describe(user=_("Whose games (you by default)"))
     async def history(self, interaction: Interaction, user: discord.User | None = None) -> None:
-        target = user or interaction.user
-        games = await within_deadline(interaction, self.service.history(as_user(target.id), 10), ephemeral=True)
-        lang = user_language(interaction)
-        lines = [history_line(g, as_user(target.id), lang, self.links.game(g.id)) for g in games]
-        lines = lines or [lang._("No finished games yet.")]
-        title = lang._("Recent games of {name}", name=target.display_name)
-        embed = discord.Embed(title=title, description="\n".join(lines)[:4000])
-        await send(interaction, ephemeral=True, embed=embed)
+        await _records.history(interaction, self.service, self.links, user)
 
     @app_commands.command(description=_("Download a game as PDN"))
     @app_commands.describe(game=_("The game id (this channel's game, or your last one, by default)"))
@@ -425,6 +413,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.describe(level_a=_("The AI playing Black"), level_b=_("The AI playing White"), variant=_("The rules"))
     @app_commands.autocomplete(level_a=level_choices, level_b=level_choices, variant=variant_choices)
     async def watch(self, interaction: Interaction, level_a: str, level_b: str, variant: str = "american") -> None:
+        server_only(interaction)  # its moves come on a timer, with no click to show them where the bot is not
         def start(room: CommandThread | None) -> Awaitable[Result]:
             me = caller_of(interaction)
             return self.service.exhibition(*me.where, level_a, level_b, variant=variant, room=room, request=me.request)

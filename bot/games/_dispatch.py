@@ -22,14 +22,22 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.service import ChallengeId, ChannelId, GameId, GameService, GuildId, RequestId, TournamentId, User, UserId
+from bot.service import NO_GUILD as NO_GUILD  # the guild of what is made outside a server, for the id makers here
+from bot.service import (
+    ChallengeId,
+    ChannelId,
+    GameId,
+    GameService,
+    GuildId,
+    Place,
+    RequestId,
+    TournamentId,
+    User,
+    UserId,
+)
 
 Interaction = discord.Interaction[Any]
 Report = Callable[[Interaction, BaseException], Awaitable[None]]
-
-
-NO_GUILD = GuildId("0")
-"""The guild of a challenge or game made outside a server."""
 
 
 def user_of(member: discord.abc.User) -> User:
@@ -45,8 +53,22 @@ def caller_id(interaction: Interaction) -> UserId:
 
 
 def guild_of(interaction: Interaction) -> GuildId | None:
-    """The server the interaction came from, or None in a DM."""
-    return None if interaction.guild_id is None else GuildId(str(interaction.guild_id))
+    """The server the interaction came from, or None outside one: in a DM, a group DM, and in a server the bot is not
+    a member of (only the person's own install of the app authorised the interaction there), whose games belong to no
+    server and count on no server's ladder."""
+    if interaction.guild_id is None or not interaction.is_guild_integration():
+        return None
+    return GuildId(str(interaction.guild_id))
+
+
+def place_of(interaction: Interaction) -> Place:
+    """Where the interaction happened: a server the bot is a member of (the server install authorised it), or a place
+    reached only through interactions (see :mod:`bot.games._anywhere`)."""
+    if interaction.is_guild_integration():
+        return Place.SERVER
+    if interaction.guild_id is not None:
+        return Place.USER_SERVER
+    return Place.GROUP_DM if isinstance(interaction.channel, discord.GroupChannel) else Place.DM
 
 
 @dataclass(frozen=True)
@@ -58,6 +80,7 @@ class Caller:
     guild: GuildId | None
     channel: ChannelId
     request: RequestId
+    place: Place = Place.SERVER
 
     @property
     def where(self) -> tuple[GuildId, ChannelId]:
@@ -66,7 +89,8 @@ class Caller:
 
 
 def caller_of(interaction: Interaction) -> Caller:
-    return Caller(user_of(interaction.user), guild_of(interaction), channel_of(interaction), request_of(interaction))
+    user, guild, request = user_of(interaction.user), guild_of(interaction), request_of(interaction)
+    return Caller(user, guild, channel_of(interaction), request, place_of(interaction))
 
 
 def request_of(interaction: Interaction) -> RequestId:

@@ -192,6 +192,7 @@ class ComponentHandlers:
                     moved = user_language(interaction).say(say.BOARD_MOVED)  # the board was replaced as the click came
                     await send(interaction, ephemeral=True, content=moved)
                     return None
+            self._boards.tokens.keep(board.game_view.game, interaction)  # where the bot is not: the board's token
             message = interaction.message
             return (message.channel.id, message.id) if message is not None else None
 
@@ -202,7 +203,8 @@ class ComponentHandlers:
                     observe(interaction)
 
         patience = _respond.DEFER_AFTER - (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        await self._boards.show(view, onto_clicked, selected, waiting=acknowledge, patience=max(0.0, patience))
+        patience = min(_respond.DEFER_AFTER, max(0.0, patience))  # a clock ahead of ours gives no more time
+        await self._boards.show(view, onto_clicked, selected, waiting=acknowledge, patience=patience)
 
     # -- a challenge's buttons ------------------------------------------------------------------------------------
 
@@ -213,6 +215,11 @@ class ComponentHandlers:
         if action == "accept":
             result, place = await within_deadline(interaction, self._accept(interaction, challenge_id, me))
             assert result.game is not None and result.challenge is not None
+            if result.game.game.place.through_interactions:  # the challenge's message becomes the board
+                await self._update_board(interaction, result.game)
+                if result.game.to_move.id != me.id:  # the challenger is told it is their move (the edit tells no one)
+                    await self._events.announce(result.game, result.events)
+                return
             if isinstance(place, discord.Thread):
                 accepted = _("✅ {name} accepted: the game is in {thread}.", name=me.name, thread=f"<#{place.id}>")
             else:

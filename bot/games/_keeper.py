@@ -15,6 +15,10 @@ updates queue behind it and then show only the newest view, once; a click that f
 acknowledged first (see :meth:`BoardKeeper.show`). A board Discord will no longer let the bot edit (deleted, another
 author's, or an old message that reached Discord's limit on edits of messages older than an hour, error 30046) is
 replaced: a fresh board is posted where the game is shown, recorded with the game, and the old one deleted.
+
+A game played where the bot is not a member is never posted to or edited through its channel: its board is edited
+through the newest good interaction of the game (:attr:`BoardKeeper.tokens`, :mod:`bot.games._anywhere`), or waits
+for the next click.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.games._anywhere import Tokens
 from bot.games._board import BoardMessage, board_message, bottom_side
 from bot.games._locale import guild_language
 from bot.games._respond import keywords
@@ -87,6 +92,8 @@ class BoardKeeper:
         self._shown: collections.OrderedDict[str, _Shown] = collections.OrderedDict()  # least recently shown first
         self._locks = KeyedLocks()
         self._opening: dict[int, asyncio.Event] = {}
+        self.tokens = Tokens(service.now)
+        """The interactions that show the games played where the bot is not a member (:mod:`bot.games._anywhere`)."""
 
     @property
     def client(self) -> discord.Client:
@@ -225,11 +232,13 @@ class BoardKeeper:
                 await asyncio.wait_for(opening.wait(), OPENING_WAIT)
         await self.show(view, self._onto_board)
 
-    async def _onto_board(self, board: BoardMessage) -> Where:
+    async def _onto_board(self, board: BoardMessage) -> Where | None:
         """Edit the game's board message into ``board`` (unless it shows that already: updates that queued behind a
         slow edit show the newest view, and the later ones find it shown), or post it when the game has none, or when
         its board can no longer be edited (that one is then deleted: the new one replaces it)."""
         game = board.game_view.game
+        if game.place.through_interactions:  # no channel route there: through an interaction's token, or not yet
+            return await self.tokens.onto_board(board)
         spot, shown = self.spot(game), self._shown.get(game.id)
         old: discord.PartialMessage | None = None
         if spot is not None and spot.message_id is not None:

@@ -24,6 +24,10 @@ POSITION_CHANGED = _("The position changed before your click arrived: here is th
 BOARD_MOVED = _("This board was replaced by a newer one below: play on that one.")
 INTERNAL = _("something went wrong on our side; the game is safe, please try again")
 GUILD_ONLY = _("King Me works in servers: use the commands in a server channel")
+BOT_NOT_HERE = _(
+    "this needs King Me in the server: use it in a server the bot was added to (games work everywhere: "
+    "`/checkers play`, `/checkers challenge`)"
+)
 BAD_OPTION = _("one of the options has a value that does not fit: check it and try again")
 _EXPECTED = {
     discord.AppCommandOptionType.user: _("a member of this server: pick one from the list"),

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.games._announce import PublicLinks
+from bot.games._anywhere import server_only
 from bot.games._dispatch import NO_GUILD, guild_of
 from bot.games._fit import CHOICE_NAME, shortened
 from bot.games._locale import channel_language, user_language
@@ -72,6 +73,7 @@ def seasons_embed(seasons: list[Season], current: Season | None, lang: Language 
 
 async def start(interaction: Interaction, service: GameService, name: str | None) -> None:
     """``/checkers season start``: the server's next season, announced to the channel (managers only)."""
+    server_only(interaction)
     if not interaction.permissions.manage_guild:
         raise Refusal(MANAGERS_ONLY)
     season = await within_deadline(interaction, service.seasons.start(guild_of(interaction) or NO_GUILD, name))
@@ -80,6 +82,7 @@ async def start(interaction: Interaction, service: GameService, name: str | None
 
 async def show(interaction: Interaction, service: GameService) -> None:
     """``/checkers season list``: the server's seasons, only to the asker."""
+    server_only(interaction)
     guild = guild_of(interaction) or NO_GUILD
 
     async def work() -> tuple[list[Season], Season | None]:
@@ -92,8 +95,11 @@ async def show(interaction: Interaction, service: GameService) -> None:
 async def leaderboard(
     interaction: Interaction, service: GameService, links: PublicLinks, scope: str, variant: str, number: int | None
 ) -> None:
-    """``/checkers leaderboard``: the server's ladder, everyone's, or one season's of the server (``number``)."""
+    """``/checkers leaderboard``: the server's ladder, everyone's, or one season's of the server (``number``); where
+    the bot is not a member of the server (or outside one) everyone's, the only ladder there, and no season."""
     guild = guild_of(interaction) if scope == "server" else None
+    if number is not None:
+        server_only(interaction)
     if number is not None and guild is None:
         raise Refusal(SERVER_ONLY)
 

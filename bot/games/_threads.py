@@ -51,8 +51,11 @@ def distinct_name(channel: discord.TextChannel, name: str) -> str:
 
 def threads_allowed(interaction: Interaction, enabled: bool) -> bool:
     """True when a game started by ``interaction`` may get a thread: threads are on (``GAME_THREADS``), the channel
-    is a text channel (not a thread: threads do not nest), and the bot may open threads and write in them there."""
-    if not enabled or not isinstance(interaction.channel, discord.TextChannel):
+    is a text channel (not a thread: threads do not nest) of a server the bot is a member of (the server install
+    authorised the interaction), and the bot may open threads and write in them there."""
+    if not enabled or not interaction.is_guild_integration():
+        return False
+    if not isinstance(interaction.channel, discord.TextChannel):
         return False
     allowed = interaction.app_permissions
     return allowed.create_public_threads and allowed.send_messages_in_threads

@@ -76,7 +76,8 @@ MATCH_CHOICES = [
 ]
 
 
-@app_commands.guild_only()
+@app_commands.guild_only()  # a tournament posts its rounds and opens threads: only where the bot is a member
+@app_commands.allowed_installs(guilds=True, users=False)
 class TournamentCog(
     commands.GroupCog,
     name="Tournaments",

@@ -53,6 +53,7 @@ from bot.emulator import (
 from bot.i18n import Text, _, language
 from bot.sandbox._key import new_key
 from bot.sandbox._options import ActionError, snowflake, typed_options
+from bot.sandbox._places import channel_json, sees, visible_channels
 from bot.web import StaticFiles
 
 log = logging.getLogger(__name__)
@@ -250,7 +251,7 @@ class SandboxBridge:
         """Everything a page shows on connecting, as ``user`` sees it."""
         emulator = self.emulator
         guild = emulator.guild
-        channels = [c for c in emulator.state.channels.values() if c.guild_id == guild.id]
+        channels = visible_channels(emulator, user)
         messages: list[JSON] = []
         for channel in channels:
             for message in emulator.messages(channel, visible_to=user)[-HISTORY:]:
@@ -263,7 +264,7 @@ class SandboxBridge:
             "players": [u.name for u in emulator.state.users.values() if not u.bot],
             "guild": {"id": str(guild.id), "name": guild.name},
             "channel_id": str(emulator.channel.id),
-            "channels": [_channel_json(c) for c in channels],
+            "channels": [channel_json(emulator, c, user) for c in channels],
             "messages": messages,
             "commands": self.commands(),
             "cdn": emulator.cdn_url,
@@ -293,12 +294,12 @@ class SandboxBridge:
                 return
             update = {"type": event.kind, "message": self.emulator.message_json(message)}
             for viewer in self.viewers:
-                if message.visible_for(viewer.user.id):
+                if message.visible_for(viewer.user.id) and sees(self.emulator, viewer.user, message.channel_id):
                     viewer.push(update)
         elif event.channel is not None:
-            update = {"type": "channel", "channel": _channel_json(event.channel)}
             for viewer in self.viewers:
-                viewer.push(update)
+                if sees(self.emulator, viewer.user, event.channel.id):
+                    viewer.push({"type": "channel", "channel": channel_json(self.emulator, event.channel, viewer.user)})
 
     # -- page actions -----------------------------------------------------------------------------------------------
 
@@ -333,6 +334,8 @@ class SandboxBridge:
             if not isinstance(options, dict):
                 raise ActionError("options are an object of names and values")
             channel = self._channel(request.get("channel"))
+            if not sees(emulator, viewer.user, channel.id):
+                raise ActionError("that channel is gone")
             focused = str(request.get("focused", "")) if op == "autocomplete" else None
             options = typed_options(emulator, self.commands(), path, options, focused)
             if op == "invoke":
@@ -393,7 +396,11 @@ class SandboxBridge:
 
     def _message(self, viewer: Viewer, value: object) -> Message:
         message = self.emulator.state.messages.get(snowflake(value, "message"))
-        if message is None or not message.visible_for(viewer.user.id):
+        if (
+            message is None
+            or not message.visible_for(viewer.user.id)
+            or not sees(self.emulator, viewer.user, message.channel_id)
+        ):
             raise ActionError("that message is gone")
         return message
 
@@ -409,18 +416,6 @@ async def _logged(work: Awaitable[None]) -> None:
 
 def _user_json(user: User) -> JSON:
     return {"id": str(user.id), "name": user.name, "bot": user.bot}
-
-
-def _channel_json(channel: Channel) -> JSON:
-    return {
-        "id": str(channel.id),
-        "name": channel.name,
-        "parent_id": None if channel.parent_id is None else str(channel.parent_id),
-        "thread": channel.is_thread,
-        "archived": channel.archived,
-        "locked": channel.locked,
-        "position": channel.position,
-    }
 
 
 def _done(ref: object, reply: Reply) -> JSON:

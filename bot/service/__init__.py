@@ -74,6 +74,7 @@ from bot.service._models import (
     replayed,
 )
 from bot.service._options import duration
+from bot.service._places import NO_GUILD, Place
 from bot.service._ports import (
     NO_QUOTAS,
     Bucket,
@@ -136,6 +137,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_ROUNDS",
     "MIN_PLAYERS",
+    "NO_GUILD",
     "NO_QUOTAS",
     "TIEBREAKS",
     "AiFailed",
@@ -205,6 +207,7 @@ __all__ = [
     "PairingError",
     "Passed",
     "PersonalData",
+    "Place",
     "PlayerRef",
     "PlayerStats",
     "PositionChangedError",

@@ -41,6 +41,7 @@ from bot.service._models import (
     User,
     new_id,
 )
+from bot.service._places import Place
 from bot.service._ports import ChallengeRecords, CommitConflict, GameRecords, RatingRecords
 from bot.service._requests import once
 from bot.service._transitions import Step, new_game
@@ -81,6 +82,7 @@ def accepted_game(
         rated=challenge.fen is None,
         unrated_reason=_("from a set-up position") if challenge.fen else None,
         rematch_of=challenge.rematch_of,
+        place=challenge.place,
     )
     accepted = challenge_event(ChallengeAccepted, f"{user.name} accepted", challenge, step.after.id)
     closed = replace(challenge, version=challenge.version + 1, status=ChallengeStatus.ACCEPTED, game_id=step.after.id)
@@ -119,6 +121,7 @@ class Challenges:
         rematch_of: GameId | None,
         own_room: bool = False,
         request: RequestId | None = None,
+        place: Place = Place.SERVER,
     ) -> Result:
         """See :meth:`bot.service.GameService.challenge`."""
         variant_name = _options.variant_name(variant)
@@ -142,6 +145,7 @@ class Challenges:
             expires_at=now + self._settings.challenge_ttl,
             rematch_of=rematch_of,
             fen=position,
+            place=place,
         )
         try:
             await once(

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.bounded import BoundedDict
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, UserId
+from bot.service._places import Place
 from core import Board, Color
 
 AI_ID_PREFIX = "ai:"
@@ -201,6 +202,8 @@ class GameState:
     pdn: str | None = None
     board_message: MessageRef | None = None
     """The message showing the game's board, as the front end last recorded it (stored outside the state)."""
+    place: Place = Place.SERVER
+    """Where the game is played (records from before places were kept read as a server's)."""
 
     # -- derived --------------------------------------------------------------------------------------------------
 
@@ -244,6 +247,7 @@ class GameState:
         data = asdict(self)
         data["kind"] = self.kind.value
         data["status"] = self.status.value
+        data["place"] = self.place.value
         data.pop("moves")  # stored as the game's move list
         data.pop("version")  # stored beside the state
         data.pop("board_message")  # stored beside the state
@@ -257,6 +261,7 @@ class GameState:
         data.pop("board_message", None)
         data["kind"] = GameKind(data["kind"])
         data["status"] = Status(data["status"])
+        data["place"] = Place(data.get("place", Place.SERVER.value))
         data["black"] = PlayerRef(**data["black"])
         data["white"] = PlayerRef(**data["white"])
         data["rating_changes"] = tuple(RatingChange(**r) for r in data["rating_changes"])
@@ -294,6 +299,8 @@ class Challenge:
     """The position to start from (a normalised FEN), or None for the variant's start; such a game is unrated."""
     message: MessageRef | None = None
     """The message showing the challenge, as the front end recorded it (stored outside the state)."""
+    place: Place = Place.SERVER
+    """Where the challenge was made (its game is played there)."""
 
     @property
     def is_pending(self) -> bool:
@@ -302,6 +309,7 @@ class Challenge:
     def to_json(self) -> str:
         data = asdict(self)
         data["status"] = self.status.value
+        data["place"] = self.place.value
         data.pop("version")
         data.pop("message")
         return json.dumps(data, separators=(",", ":"))
@@ -311,6 +319,7 @@ class Challenge:
         data: dict[str, Any] = json.loads(text)
         data.pop("message", None)
         data["status"] = ChallengeStatus(data["status"])
+        data["place"] = Place(data.get("place", Place.SERVER.value))
         data["challenger"] = PlayerRef(**data["challenger"])
         data["opponent"] = PlayerRef(**data["opponent"]) if data["opponent"] else None
         return cls(**data, version=version, message=message)

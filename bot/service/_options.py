@@ -11,6 +11,7 @@ from bot.i18n import _, _n
 from bot.service._errors import InvalidRequestError, rules_text
 from bot.service._ids import ChannelId, GameId, GuildId
 from bot.service._models import GameKind, PlayerRef, new_id
+from bot.service._places import Place
 from bot.service._transitions import Step, new_game
 from bot.settings import Settings
 from core import Board, RulesError, get_variant
@@ -29,9 +30,11 @@ def ai_game(
     think_time: float | None,
     turn_time: float | None = None,
     rematch_of: GameId | None = None,
+    place: Place = Place.SERVER,
 ) -> Step:
     """The first step of an unrated game with an AI on one side (``GameKind.AI``) or both (an exhibition), in
-    ``where`` (guild, channel), with ``players`` (Black, White), from the options as the player gave them."""
+    ``where`` (guild, channel) of ``place``, with ``players`` (Black, White), from the options as the player gave
+    them."""
     board = position(variant_name(variant), fen)
     seconds = turn_time_of(settings, turn_time)
     think = think_time_of(settings, think_time)
@@ -54,6 +57,7 @@ def ai_game(
         unrated_reason=reason,
         ai_think_time=think,
         rematch_of=rematch_of,
+        place=place,
     )
 
 

@@ -28,6 +28,10 @@ class Queries:
 
     # -- queries --------------------------------------------------------------------------------------------------
 
+    def now(self) -> float:
+        """The service's time in epoch seconds (the clock its deadlines are kept on)."""
+        return self._clock()
+
     async def state(self, game_id: GameId, guild_id: GuildId | None = None) -> GameView:
         """The game as it is stored now (position, legal moves, clock, whose turn)."""
         return GameView.of(await self._pipe.load(game_id, guild_id), self._clock())

@@ -8,7 +8,6 @@ for; a result for an outdated version is dropped.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import random
 import time
@@ -25,7 +24,9 @@ from bot.service._events import Result
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
 from bot.service._limits import RateLimits
 from bot.service._models import User
+from bot.service._notes import Notes
 from bot.service._pipeline import Clock, Pipeline, Room
+from bot.service._places import NO_GUILD, Place
 from bot.service._ports import (
     CommitConflict,
     EventObserver,
@@ -50,7 +51,7 @@ Key = RequestId | None
 """A request's idempotency key (see :mod:`bot.service._requests`), None for none."""
 
 
-class GameService(Queries):
+class GameService(Queries, Notes):
     """King Me's games: challenges, moves, AI turns, draws, takebacks, timeouts, ratings and queries.
 
     Args:
@@ -120,28 +121,6 @@ class GameService(Queries):
         A front end calls it before each command or click (not for autocomplete)."""
         await self._rates.take(user_id, guild_id if guild_id is not None else None)
 
-    async def set_result_message(self, game_id: GameId, channel_id: ChannelId, message_id: MessageId) -> None:
-        """Record the message that announced the game's result (so an erasure can edit the name out of it)."""
-        with contextlib.suppress(CommitConflict):  # the game is gone (deleted after GAME_RETENTION_DAYS): no matter
-            await self._store.set_result_message(game_id, models.MessageRef.of(channel_id, message_id))
-
-    async def result_message(self, game_id: GameId) -> models.MessageRef | None:
-        return await self._store.result_message(game_id)
-
-    async def remember_guilds(self, names: dict[GuildId, str]) -> None:
-        """Record the names of the servers the front end is in (for the public leaderboard's title)."""
-        await self._store.set_guild_names(names)
-
-    async def claim_change(self, name: str, value: str) -> bool:
-        """Record that a front end's ``name`` is now ``value`` (say, a digest of the commands it registered); True if
-        it was something else, so the caller should act on the change. Of processes racing with the same value only
-        one gets True. A caller whose action then fails calls :meth:`forget_change` so the next one tries again."""
-        return await self._store.swap_mark(name, value) != value
-
-    async def forget_change(self, name: str) -> None:
-        """Forget what :meth:`claim_change` recorded under ``name``."""
-        await self._store.drop_mark(name)
-
     # -- lifecycle ------------------------------------------------------------------------------------------------
 
     async def start(self) -> int:
@@ -171,16 +150,15 @@ class GameService(Queries):
         rematch_of: GameId | None = None,
         own_room: bool = False,
         request: RequestId | None = None,
+        place: Place = Place.SERVER,
     ) -> Result:
-        """Propose a game to ``opponent`` (or to anyone in the channel when None). It expires unanswered. The game is
-        rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once). With
-        ``own_room`` (the front end will open the game a room of its own when it is accepted) the channel need not be
-        free of games. A person may have at most ``CHALLENGES_PER_SENDER`` pending challenges, and be sent at most
+        """Propose a game to ``opponent`` (or to anyone in the channel when None), in ``place``. It expires unanswered.
+        The game is rated, unless it starts from the position ``fen`` (checked now, so a bad FEN is refused at once).
+        With ``own_room`` (the front end will open the game a room of its own when it is accepted) the channel need not
+        be free of games. A person may have at most ``CHALLENGES_PER_SENDER`` pending challenges, and be sent at most
         ``CHALLENGES_PER_TARGET`` (:class:`~bot.service.LimitReachedError`)."""
-        where = (guild_id, channel_id)
-        result = await self._challenges.create(
-            *where, challenger, opponent, variant, turn_time, color, fen, rematch_of, own_room, request
-        )
+        options = (variant, turn_time, color, fen, rematch_of, own_room, request, place)
+        result = await self._challenges.create(guild_id, channel_id, challenger, opponent, *options)
         return self._pipe.observed(result)
 
     async def get_challenge(self, challenge_id: ChallengeId, guild_id: GuildId | None = None) -> models.Challenge:
@@ -251,18 +229,18 @@ class GameService(Queries):
         rematch_of: GameId | None = None,
         room: Room | None = None,
         request: RequestId | None = None,
+        place: Place = Place.SERVER,
     ) -> Result:
-        """Start a game against an AI level. Such games are unrated and count in the versus-the-bot record. The AI
-        thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the settings). With
-        ``room`` the game is played in the room it opens (see :data:`Room`). A person may have at most
+        """Start a game against an AI level, in ``place``. Such games are unrated and count in the versus-the-bot
+        record. The AI thinks ``think_time`` seconds a move, or its level's own time when None (both capped by the
+        settings). With ``room`` the game is played in the room it opens (see :data:`Room`). A person may have at most
         ``AI_GAMES_PER_USER`` of them at once (:class:`~bot.service.LimitReachedError`)."""
         side = _options.side(_options.color_choice(color), self._rng)
         me, ai = models.PlayerRef.human(user), models.PlayerRef.ai(_options.level_name(level))
         players = (me, ai) if side == "black" else (ai, me)
         where, now = (guild_id, channel_id), self._clock()
-        step = _options.ai_game(
-            self._settings, models.GameKind.AI, where, players, now, variant, fen, think_time, turn_time, rematch_of
-        )
+        options = (variant, fen, think_time, turn_time, rematch_of, place)
+        step = _options.ai_game(self._settings, models.GameKind.AI, where, players, now, *options)
         result = await self._pipe.open(step, room=room, request=request)
         await self._remember(user)
         return result
@@ -356,16 +334,20 @@ class GameService(Queries):
         channel_id: ChannelId | None = None,
         room: Room | None = None,
         request: RequestId | None = None,
+        place: Place | None = None,
     ) -> Result:
         """Offer the same game again (same variant, start position and clock) with colours swapped: a new challenge,
         or at once against the AI; in ``channel_id`` (where it was asked for) or else in the game's channel, or in a
-        room of its own with ``room`` (a challenge then leaves opening it to its acceptance)."""
+        room of its own with ``room`` (a challenge then leaves opening it to its acceptance); in ``place`` (where it
+        was asked for), else where the game was played."""
         game = await self._pipe.load(game_id, guild_id)
         other, swapped = _transitions.rematch_sides(game, user)
         channel = channel_id if channel_id is not None else game.channel_id
+        place = place or game.place
+        guild = NO_GUILD if place.through_interactions else game.guild_id
         if other.level is not None:
             return await self.play_ai(
-                game.guild_id,
+                guild,
                 channel,
                 user,
                 other.level,
@@ -377,11 +359,12 @@ class GameService(Queries):
                 rematch_of=game.id,
                 room=room,
                 request=request,
+                place=place,
             )
         fen = game.initial_fen if game.initial_fen != Board(None, game.variant).initial_fen else None
         opponent = User(other.id, other.name)
-        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None, request)
-        result = await self._challenges.create(game.guild_id, channel, user, opponent, *options)
+        options = (game.variant, game.turn_time, swapped, fen, game.id, room is not None, request, place)
+        result = await self._challenges.create(guild, channel, user, opponent, *options)
         return self._pipe.observed(result)
 
     async def set_board_message(self, game_id: GameId, channel_id: ChannelId, message_id: MessageId) -> None:

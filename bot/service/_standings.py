@@ -23,6 +23,7 @@ from bot.service._models import (
     parse_color,
 )
 from bot.service._pdn import game_pdn
+from bot.service._places import NO_GUILD
 from bot.service._ports import BotRecordUpdate, CommitConflict, GameRecords, RatingRecords, RatingUpdate, Settlement
 from bot.service._requests import once
 from core import Termination
@@ -47,6 +48,12 @@ def season_scope(guild_id: GuildId, number: int) -> str:
 def scope_of(guild_id: GuildId | None) -> str:
     """The ladder of a guild, or the global one for None."""
     return guild_scope(guild_id) if guild_id is not None else GLOBAL_SCOPE
+
+
+def ladders_of(guild_id: GuildId) -> tuple[str, ...]:
+    """The ladders a game of ``guild_id`` counts on: the global one and the server's; a game of no server
+    (:data:`~bot.service._places.NO_GUILD`: a DM, a group DM, a server without the bot) the global one alone."""
+    return (GLOBAL_SCOPE,) if guild_id == NO_GUILD else (GLOBAL_SCOPE, guild_scope(guild_id))
 
 
 def score(game: GameState, player: PlayerRef) -> float:
@@ -91,9 +98,10 @@ class Standings:
     async def settle(self, game: GameState) -> tuple[GameState, Settlement, list[Event]]:
         """The game's final state with PDN and rating changes, and the writes that go with it."""
         game = replace(game, pdn=game_pdn(game))
-        scopes: tuple[str, ...] = (GLOBAL_SCOPE, guild_scope(game.guild_id))
-        if game.kind is GameKind.HUMAN and game.rated and (season := await self._store.current_season(game.guild_id)):
-            scopes = (*scopes, season_scope(game.guild_id, season))  # the season's ladder too
+        scopes = ladders_of(game.guild_id)
+        ranked = len(scopes) > 1 and game.kind is GameKind.HUMAN and game.rated  # a server's game: its season too
+        if ranked and (season := await self._store.current_season(game.guild_id)):
+            scopes = (*scopes, season_scope(game.guild_id, season))
         if game.kind is GameKind.AI:
             human = game.humans()[0]
             ai = game.white if human is game.black else game.black

@@ -32,6 +32,7 @@ from bot.service._events import (
 )
 from bot.service._ids import ChannelId, GameId, GuildId, UserId
 from bot.service._models import GameKind, GameState, PlayerRef, Status, User, color_name, parse_color
+from bot.service._places import Place
 from bot.service._wording import end_text, side_name
 from core import PASS, Board, Color, IllegalMoveError, Move, Outcome, RulesError, Termination
 
@@ -63,6 +64,7 @@ class GameDetails(TypedDict, total=False):
     unrated_reason: str | None
     ai_think_time: float | None
     rematch_of: GameId | None
+    place: Place
 
 
 def new_game(

@@ -25,21 +25,31 @@ export function renderUserSwitch() {
 
 export function renderChannels() {
   const items = [el("div", { class: "channel-cat" }, "Text channels")];
-  const tops = [...state.channels.values()].filter((c) => !c.thread).sort((a, b) => a.position - b.position);
+  const all = [...state.channels.values()];
+  const tops = all.filter((c) => !c.thread && !c.private).sort((a, b) => a.position - b.position);
   for (const channel of tops) {
     items.push(channelItem(channel));
-    const threads = [...state.channels.values()]
+    const threads = all
       .filter((c) => c.thread && c.parent_id === channel.id && !c.archived)
       .sort((a, b) => compareIds(a.id, b.id));
     for (const thread of threads) items.push(channelItem(thread));
   }
+  // the DM with the bot and the group DM, where King Me is installed on the account (the bot is not in the group DM)
+  const dms = all.filter((c) => c.private).sort((a, b) => compareIds(a.id, b.id));
+  if (dms.length) items.push(el("div", { class: "channel-cat" }, "Direct messages"));
+  for (const dm of dms) items.push(channelItem(dm));
   ui.channelList.replaceChildren(...items);
   const current = state.channels.get(state.current);
-  ui.chatIcon.textContent = current && current.thread ? "🧵" : "#";
+  ui.chatIcon.textContent = current ? iconOf(current) : "#";
   ui.chatTitle.textContent = current ? current.name : "";
   ui.input.placeholder = current
-    ? `Message ${current.thread ? "" : "#"}${current.name}: type / for the commands`
+    ? `Message ${current.thread || current.private ? "" : "#"}${current.name}: type / for the commands`
     : "Type / for the commands";
+}
+
+function iconOf(channel) {
+  if (channel.private) return "@";
+  return channel.thread ? "🧵" : "#";
 }
 
 function channelItem(channel) {
@@ -52,7 +62,7 @@ function channelItem(channel) {
   });
   item.classList.toggle("active", channel.id === state.current);
   item.classList.toggle("unread", state.unread.has(channel.id));
-  item.append(el("span", { class: "icon" }, channel.thread ? "🧵" : "#"), el("span", {}, channel.name));
+  item.append(el("span", { class: "icon" }, iconOf(channel)), el("span", {}, channel.name));
   item.addEventListener("click", () => openChannel(channel.id));
   return item;
 }

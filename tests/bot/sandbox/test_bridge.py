@@ -64,7 +64,11 @@ async def test_serves_the_page_and_a_snapshot_of_the_channel(sandbox: SandboxRun
     snapshot = page.snapshot()
     assert snapshot["me"]["name"] == "bob"
     assert snapshot["players"] == ["alice", "bob", "carol"]
-    assert [c["name"] for c in snapshot["channels"]] == ["checkers"]
+    assert [(c["name"], c["private"]) for c in snapshot["channels"]] == [
+        ("checkers", False),
+        ("King Me", True),  # bob's DM with the bot
+        ("game night", True),  # the group DM of the sandbox's people
+    ]
     assert snapshot["messages"] == []
     (checkers,) = [c for c in snapshot["commands"] if c["name"] == "checkers"]
     play = next(o for o in checkers["options"] if o["name"] == "play")
@@ -110,6 +114,41 @@ async def test_a_game_through_the_socket_with_ephemeral_refusals_only_for_their_
     assert board_version(alice.messages()[board["id"]]) == board_version(board), "bob's choice changed the board"
 
 
+async def test_a_game_in_the_group_dm_and_the_dms_only_their_people_see(connect: Any) -> None:
+    alice = await connect("alice")
+    bob = await connect("bob")
+    channels = {c["name"]: c for c in alice.snapshot()["channels"]}
+    group, own_dm = channels["game night"]["id"], channels["King Me"]["id"]
+    bobs_dm = next(c["id"] for c in bob.snapshot()["channels"] if c["name"] == "King Me")
+    assert own_dm != bobs_dm, "each person has a DM of their own with the bot"
+
+    answer = await alice.act("invoke", path=["checkers", "play"], options={"level": "easy"}, channel=group)
+    assert answer["type"] == "done", answer
+    board = await board_of(alice)
+    assert board["channel_id"] == group, "the board is the command's answer in the group DM: no thread"
+    await bob.wait_for(lambda u: u.get("message", {}).get("id") == board["id"], what="the board on bob's page")
+    before = board_version(board)
+    await play_one_move(alice, board)
+    await alice.wait_for(
+        lambda u: (
+            u["type"] == "message_update"
+            and u["message"]["id"] == board["id"]
+            and board_version(u["message"]) not in (None, before)
+            and "thinking" not in u["message"]["content"]
+        ),
+        what="the AI's answer edited into the board through the click's interaction",
+    )
+
+    seen_by_bob = await bob.barrier()
+    answer = await alice.act("invoke", path=["checkers", "help"], options={}, channel=own_dm)
+    assert answer["type"] == "done", answer
+    await bob.barrier()
+    leaked = [u for u in bob.updates[seen_by_bob:] if u.get("message", {}).get("channel_id") == own_dm]
+    assert leaked == [], "alice's DM with the bot reached bob's page"
+    refused = await bob.act("invoke", path=["checkers", "help"], options={}, channel=own_dm)
+    assert refused["type"] == "error" and "gone" in refused["text"]
+
+
 async def test_autocomplete_asks_the_bot(connect: Any) -> None:
     page = await connect("alice")
     answer = await page.act("autocomplete", path=["checkers", "play"], options={"level": "eas"}, focused="level")
@@ -122,7 +161,7 @@ async def test_refusals_come_back_as_errors_and_the_socket_stays_open(connect: A
     cases: list[tuple[dict[str, Any], str]] = [
         ({"op": "dance"}, "unknown action"),
         ({"op": "invoke", "path": ["checkers", "fly"], "options": {}}, "no subcommand 'fly'"),
-        ({"op": "invoke", "path": ["checkers", "challenge"], "options": {}}, "required options missing"),
+        ({"op": "invoke", "path": ["checkers", "move"], "options": {}}, "required options missing"),
         ({"op": "invoke", "path": ["checkers", "play"], "options": {"colour": "green"}}, "not one of its choices"),
         ({"op": "invoke", "path": "checkers", "options": {}}, "a command path is a list"),
         ({"op": "click", "message": "12345", "custom_id": "x"}, "that message is gone"),

@@ -90,7 +90,8 @@ async def test_challenge_moves_draw_declined_resignation_and_leaderboard(harness
     await emulator.click(black, board, withdraw["custom_id"])
     assert "offers a draw" not in description(board) and component(board, "km:b:drawno:") is None
     await eventually(lambda: not ping(), what="the offer's ping gone with the offer")
-    assert any(f"{black.name} withdraws the draw offer" in m.content for m in emulator.messages(thread))
+    withdrawn = f"{black.name} withdraws the draw offer"
+    await eventually(lambda: any(withdrawn in m.content for m in emulator.messages(thread)), what="the withdrawal told")
 
     # offered again: only White answers (anyone else is told whose button it is), and Black is told the answer
     draw = component(board, "km:b:draw:")

@@ -82,6 +82,8 @@ class Run:
     ended_at: dict[int, float] = field(default_factory=dict)
     """When each person's last game ended (the loop's clock), until its next board is seen."""
     stalled: int = 0
+    refused: list[str] = field(default_factory=list)
+    """What the joins the tournament refused were told."""
 
 
 class ArenaDriver:
@@ -113,8 +115,23 @@ class ArenaDriver:
         join = control(announcement, "km:t:join:")
         assert join is not None, f"no Join button on {announcement.content!r}"
         handles = [self.emulator.click(person, announcement, join["custom_id"]) for person in others]
-        await asyncio.gather(*handles)
+        replies = await asyncio.gather(*handles)
         self.run.joins = [h.record.latency for h in handles if h.record.latency is not None]
+        state = self.emulator.state
+
+        def told() -> list[str]:
+            """What each joiner was told, privately (the click itself updates the announcement)."""
+            answers = []
+            for reply in replies:
+                mine = [state.messages[i] for i in reply.interaction.message_ids if i in state.messages]
+                answers += [m.content for m in mine if m.ephemeral][:1]
+            return answers
+
+        with contextlib.suppress(TimeoutError):
+            await self.watch.until(self.channel.id, lambda: len(told()) == len(replies), within=10)
+        answers = told()
+        self.run.refused = [a for a in answers if not a.startswith("You entered")]
+        self.run.refused += [""] * (len(replies) - len(answers))  # no answer at all
         started = (await self.emulator.invoke(creator, ["tournament", "start"], channel=self.channel)).message
         assert started.content.startswith(f"{NAME} has started"), started.content
         return TournamentId(join["custom_id"].split(":")[3]), announcement
@@ -184,6 +201,7 @@ class Figures:
     arena: Arena
     seconds: float
     joins: list[float]
+    refused: list[str]
     first_response: list[float]
     unanswered: int
     answered_twice: int
@@ -210,6 +228,7 @@ class Figures:
 
         return [
             ("joins, first response p50 / p99 / max", f"{spread(self.joins)} ({len(self.joins)} joins at once)"),
+            ("joins refused", f"{len(self.refused)}" + (f" ({self.refused[0]!r}…)" if self.refused else "")),
             ("interactions", f"{len(self.first_response)} in {self.seconds:.0f} s"),
             ("first response p50 / p99 / max", spread(self.first_response)),
             ("unanswered / answered twice", f"{self.unanswered} / {self.answered_twice}"),
@@ -248,6 +267,7 @@ async def measure(arena: Arena, deployment: Deployment) -> Figures:
             arena=arena,
             seconds=ended - started,
             joins=sorted(run.joins),
+            refused=run.refused,
             first_response=sorted(r.latency for r in records if r.latency is not None),
             unanswered=sum(1 for r in records if not r.answered),
             answered_twice=sum(1 for r in records if r.callbacks > 1),
@@ -300,7 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"verified against Redis: {figures.moves} moves in {figures.games} games: {figures.lost} lost, "
         f"{figures.doubled} applied twice; {figures.podiums} podium post(s)"
     )
-    return 0 if figures.lost == figures.doubled == figures.stalled == figures.tracebacks == 0 else 1
+    failures = (figures.lost, figures.doubled, figures.stalled, figures.tracebacks, len(figures.refused))
+    return 0 if not any(failures) else 1
 
 
 if __name__ == "__main__":

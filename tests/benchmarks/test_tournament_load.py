@@ -28,6 +28,7 @@ def test_a_tiny_arena_loses_and_doubles_no_move() -> None:
     assert figure(output, "unanswered / answered twice") == "0 / 0"
     assert figure(output, "moves lost / applied twice / games stalled") == "0 / 0 / 0"
     assert figure(output, "tracebacks in the consoles") == "0"
+    assert figure(output, "joins refused") == "0"
     assert "(3 joins at once)" in figure(output, "joins, first response p50 / p99 / max")
     games, moves = (int(n) for n in figure(output, "games / moves").split(" / "))
     assert games > 2, "the players were paired again as their games ended"

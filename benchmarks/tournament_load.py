@@ -1,7 +1,7 @@
 """Load run of a tournament: a P-player arena in one server, played by clicks by :mod:`benchmarks.load`'s people.
 
     python -m benchmarks.tournament_load [--players 64] [--minutes 5] [--bots 1] [--workers 1] [--moves 10]
-                                         [--pause 0.5] [--seed 1] [--cancel-after SECONDS]
+                                         [--pause 0.5] [--seed 1] [--cancel-after SECONDS] [--profile DIR]
 
 The world is :func:`benchmarks.load.cluster`'s (a redis-server on TCP, the Discord emulator in this process, K
 ``kingme run`` processes and one ``kingme worker``). The first person creates the arena (``/tournament create
@@ -29,6 +29,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import psutil
 
@@ -306,9 +307,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cancel-after", type=float, help="the creator cancels the arena after these seconds")
     parser.add_argument("--bots", "-K", type=int, default=Deployment.bots, help="bot processes, one shard each")
     parser.add_argument("--workers", "-W", type=int, default=Deployment.workers, help="AI worker processes")
+    parser.add_argument("--profile", type=Path, help="write each bot process's cProfile statistics in this folder")
     args = parser.parse_args(argv)
     arena = Arena(args.players, args.minutes, args.moves, args.pause, args.seed, args.cancel_after)
-    deployment = Deployment(bots=args.bots, workers=args.workers)
+    deployment = Deployment(bots=args.bots, workers=args.workers, profile=args.profile)
     print(header(arena, deployment), flush=True)
     me = psutil.Process()
     figures = asyncio.run(measure(arena, deployment))

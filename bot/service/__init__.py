@@ -100,6 +100,9 @@ from bot.service._ports import (
     TournamentRecords,
 )
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData, Tidying, Tidyings
+from bot.service._puzzle_model import PuzzlePlayer, PuzzleSession, PuzzleStatus
+from bot.service._puzzle_ports import PuzzleOutcome, PuzzleRecords
+from bot.service._puzzles import Puzzles, puzzle_start_rating, rated_outcome
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._round_robin import berger_table, pair_round_robin
 from bot.service._seasons import Season, Seasons
@@ -211,6 +214,12 @@ __all__ = [
     "PlayerRef",
     "PlayerStats",
     "PositionChangedError",
+    "PuzzleOutcome",
+    "PuzzlePlayer",
+    "PuzzleRecords",
+    "PuzzleSession",
+    "PuzzleStatus",
+    "Puzzles",
     "Quotas",
     "RateBuckets",
     "RateLimitedError",
@@ -273,6 +282,8 @@ __all__ = [
     "pair_arena",
     "pair_round_robin",
     "pair_swiss",
+    "puzzle_start_rating",
+    "rated_outcome",
     "replayed",
     "round_ballot",
     "rules_text",

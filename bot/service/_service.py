@@ -37,6 +37,7 @@ from bot.service._ports import (
     NullSink,
 )
 from bot.service._privacy import Erasure, PersonalData, Privacy, Tidyings
+from bot.service._puzzles import Puzzles
 from bot.service._queries import Queries
 from bot.service._review import Reviews
 from bot.service._seasons import Seasons
@@ -95,6 +96,8 @@ class GameService(Queries, Notes):
         self.tournaments = Tournaments(store, self._pipe, self._settings, clock, self._sink)
         """Swiss and round-robin tournaments (:mod:`bot.service._tournaments`)."""
         self._pipe.add_observer(self.tournaments.observe)
+        self.puzzles = Puzzles(store, clock, self._rng)
+        """Puzzles, one person's at a time (:mod:`bot.service._puzzles`)."""
 
     @property
     def settings(self) -> Settings:

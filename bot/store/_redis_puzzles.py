@@ -64,7 +64,7 @@ class RedisPuzzles(RedisBase):
     def _u(self, user_id: str, name: str) -> str:
         return self._k("user", user_id, name)
 
-    def _p(self, puzzle_id: str, name: str) -> str:
+    def _puzzle_key(self, puzzle_id: str, name: str) -> str:
         return self._k("puzzle", puzzle_id, name)
 
     async def load_puzzle_session(self, user_id: UserId) -> PuzzleSession | None:
@@ -102,7 +102,7 @@ class RedisPuzzles(RedisBase):
 
     def _outcome_ops(self, commit: Commit, after: PuzzleSession, outcome: PuzzleOutcome) -> None:
         player_key = self._u(after.user_id, "puzzle-player")
-        rating_key = self._p(after.puzzle_id, "rating")
+        rating_key = self._puzzle_key(after.puzzle_id, "rating")
         before_games = outcome.player_before.rating.games
         commit.check("rating", "hget", player_key, "games", str(before_games) if before_games else "")
         puzzle_games = outcome.puzzle_before.games
@@ -125,7 +125,7 @@ class RedisPuzzles(RedisBase):
         return PuzzlePlayer(rating, streak, best)
 
     async def load_puzzle_rating(self, puzzle_id: str) -> Rating | None:
-        values = await awaitable(self._r.hmget(self._p(puzzle_id, "rating"), list(RATING_FIELDS)))
+        values = await awaitable(self._r.hmget(self._puzzle_key(puzzle_id, "rating"), list(RATING_FIELDS)))
         return _rating_of(list(values))
 
     async def puzzle_ratings(self) -> dict[str, float]:
@@ -137,7 +137,7 @@ class RedisPuzzles(RedisBase):
         return {decoded(member): float(score) for member, score in pairs}
 
     async def vote_puzzle(self, puzzle_id: str, user_id: UserId, up: bool) -> tuple[int, int]:
-        key = self._p(puzzle_id, "votes")
+        key = self._puzzle_key(puzzle_id, "votes")
         commit = Commit()
         commit.op("HSET", key, user_id, "1" if up else "-1")
         await self._run(commit)

@@ -24,6 +24,7 @@ COMMANDS: dict[str, list[str]] = {
     "play": ["level", "colour", "variant", "position", "think"],
     "challenge": ["opponent", "variant", "turn_time", "position"],
     "move": ["move"],
+    "puzzle": ["source"],
     "board": ["text"],
     "resign": [],
     "draw": [],

@@ -25,10 +25,12 @@ from dataclasses import replace
 
 from ai.puzzles import Puzzle, load_puzzles
 from ai.puzzles import puzzle as shipped_puzzle
+from ai.review import GameReview
 from bot.i18n import _
 from bot.service._errors import InvalidRequestError, PositionChangedError
 from bot.service._ids import RequestId, UserId
-from bot.service._models import Rating
+from bot.service._models import GameState, Rating
+from bot.service._own_puzzles import own_puzzles
 from bot.service._ports import CommitConflict
 from bot.service._puzzle_model import (
     PUZZLE_RD,
@@ -145,6 +147,11 @@ class Puzzles:
         if before.hinted:
             return before
         return await self._store.save_puzzle_session(before, replace(before, hinted=True), request=request)
+
+    async def from_review(self, game: GameState, review: GameReview) -> None:
+        """Keep the blunders the review of ``game`` found as their players' own puzzles."""
+        for user_id, found in own_puzzles(game, review).items():
+            await self._store.add_own_puzzles(user_id, {p.id: p.to_json() for p in found})
 
     async def vote(self, user_id: UserId, puzzle_id: str, up: bool) -> tuple[int, int]:
         """A vote on a puzzle the person was given: its votes up and down."""

@@ -90,14 +90,14 @@ class GameService(Queries, Notes):
         self._privacy = Privacy(store, clock)
         self.tidyings = Tidyings(store)
         """The erasures whose posts a front end is still editing (:class:`~bot.service._privacy.Tidying`)."""
-        self._reviews = Reviews(store, reviewer)
+        self.puzzles = Puzzles(store, clock, self._rng)
+        """Puzzles, one person's at a time (:mod:`bot.service._puzzles`)."""
+        self._reviews = Reviews(store, reviewer, self.puzzles.from_review)
         self.seasons = Seasons(store, clock)
         """The servers' seasons (:mod:`bot.service._seasons`)."""
         self.tournaments = Tournaments(store, self._pipe, self._settings, clock, self._sink)
         """Swiss and round-robin tournaments (:mod:`bot.service._tournaments`)."""
         self._pipe.add_observer(self.tournaments.observe)
-        self.puzzles = Puzzles(store, clock, self._rng)
-        """Puzzles, one person's at a time (:mod:`bot.service._puzzles`)."""
 
     @property
     def settings(self) -> Settings:

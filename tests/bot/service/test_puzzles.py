@@ -9,19 +9,28 @@ import math
 from dataclasses import replace
 
 import pytest
+import redis.asyncio as aioredis
 
+from ai.api import GameInput
 from ai.puzzles import Puzzle, load_puzzles, puzzle
+from ai.review import GameReview, Judgement, MoveReview, PlayerReview
 from bot.service import (
+    ChannelId,
     GameService,
+    GuildId,
     IllegalMoveError,
     InvalidRequestError,
     PositionChangedError,
     PuzzleStatus,
     Rating,
     RequestId,
+    User,
     UserId,
 )
+from bot.store import RedisGameStore
 from core import Board
+from tests.bot.service.conftest import ThreadChooser, ai_idle, make_settings
+from tests.support import Clock
 
 ALICE, BOB = UserId("111"), UserId("222")
 
@@ -195,3 +204,40 @@ async def test_own_puzzles(service: GameService) -> None:
     assert session.puzzle_id == p.id and not session.rated and session.source == "mine"
     await solve(service, ALICE)
     assert (await service.puzzles.player(ALICE)).rating == Rating()
+
+
+class BlunderReviewer:
+    """A reviewer that finds one blunder, Black's first move, with ``9-13`` better: what the review judges is
+    :mod:`ai.review`'s (tested there); here, what becomes of a blunder."""
+
+    async def review(self, game: GameInput) -> GameReview:
+        blunder = MoveReview(1, game.moves[0], "black", Judgement.BLUNDER, 0.3, 0.5, 0.2, "9-13", ("9-13",), "draw")
+        return GameReview(
+            game.variant, 1000, (), (blunder,), PlayerReview("black", 50.0, blunders=1), PlayerReview("white", None)
+        )
+
+
+async def test_a_reviewed_blunder_becomes_the_players_own_puzzle(redis_client: aioredis.Redis, clock: Clock) -> None:
+    service = GameService(
+        RedisGameStore(redis_client), ThreadChooser(), make_settings(), clock=clock, reviewer=BlunderReviewer()
+    )
+    try:
+        alice = User(ALICE, "Alice")
+        started = await service.play_ai(GuildId("1"), ChannelId("2"), alice, "easy", color="black")
+        assert started.game is not None
+        game_id = started.game.id
+        await service.move(game_id, GuildId("1"), alice, "11-15")
+        await ai_idle(service)
+        await service.resign(game_id, GuildId("1"), alice)
+        with pytest.raises(InvalidRequestError):
+            await service.puzzles.start(ALICE, "mine")
+        await service.analyse(game_id, alice, GuildId("1"))
+        session = await service.puzzles.start(ALICE, "mine")
+        assert session.fen == Board().fen() and session.solution == ("9-13",) and not session.rated
+        wrong = await service.puzzles.move(ALICE, "11-15", session.version)  # the blunder again
+        assert wrong.status is PuzzleStatus.FAILED
+        again = await service.puzzles.retry(ALICE)
+        assert (await service.puzzles.move(ALICE, "9-13", again.version)).solved
+        assert (await service.puzzles.player(ALICE)).rating == Rating()  # not rated
+    finally:
+        await service.close()

@@ -167,7 +167,7 @@ class KingMeBot(commands.Bot):
         await self.add_cog(self.tournaments)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.relay is not None:
-            self._sinks = FrontEnds((self.games.events, self.tournaments.news))
+            self._sinks = FrontEnds((self.games.events, self.tournaments.news, self.games.puzzles))
             self.relay.attach(self._sinks)
         await self.tree.set_translator(CommandTranslator())  # the commands in every language of the catalogue
         await self._sync_commands()

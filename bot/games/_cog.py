@@ -52,7 +52,8 @@ from bot.games._handlers import CogClicks
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import MENTIONS, Refusal
-from bot.games._puzzles import PUZZLE_SOURCES, PuzzleHandlers
+from bot.games._puzzle_cog import PuzzleCommands
+from bot.games._puzzles import PuzzleHandlers
 from bot.games._render import (
     challenge_content,
     thread_notice,
@@ -297,11 +298,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return []
         return move_choices(view, caller_id(interaction), current)
 
-    @app_commands.command(description=_("A puzzle near your puzzle rating, for you alone"))
-    @app_commands.describe(source=_("The puzzle set, or positions from your own reviewed games"))
-    @app_commands.choices(source=PUZZLE_SOURCES)
-    async def puzzle(self, interaction: Interaction, source: str = "set") -> None:
-        await self.puzzles.command(interaction, source)
+    puzzle = PuzzleCommands.puzzle
+    daily = PuzzleCommands.daily
 
     @app_commands.command(description=_("Show the board of this channel's game"))
     @app_commands.describe(text=_("A plain-text board and the legal moves, for screen readers (only you see it)"))

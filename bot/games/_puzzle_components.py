@@ -18,7 +18,7 @@ import discord
 from bot.games._components import PREFIX, _chosen
 from bot.games._dispatch import Clicks, dispatch
 from bot.i18n import ENGLISH, Language, _
-from bot.service import UserId
+from bot.service import GuildId, UserId
 
 Interaction = discord.Interaction[Any]
 PUZZLE_ACTIONS = ("hint", "giveup", "retry", "next", "up", "down")
@@ -43,6 +43,8 @@ class PuzzleClicks(Protocol):
 
     async def on_puzzle_button(self, interaction: Interaction, action: str, owner: UserId, version: int) -> None: ...
 
+    async def on_daily(self, interaction: Interaction, guild_id: GuildId, day: str) -> None: ...
+
 
 _CLICKS: weakref.WeakKeyDictionary[discord.Client, PuzzleClicks] = weakref.WeakKeyDictionary()
 
@@ -62,9 +64,7 @@ async def _dispatch(interaction: Interaction, call: Callable[[PuzzleClicks], Awa
     await dispatch(interaction, run)
 
 
-class PuzzlePieceSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{PREFIX}:zp:{_USER}:{_VERSION}"
-):
+class PuzzlePieceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{PREFIX}:zp:{_USER}:{_VERSION}"):
     """Choose one of the pieces that can move; the board then shows that piece's moves."""
 
     def __init__(
@@ -147,4 +147,34 @@ class PuzzleButton(
         await _dispatch(interaction, lambda h: h.on_puzzle_button(*args))
 
 
-PUZZLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PuzzlePieceSelect, PuzzleMoveSelect, PuzzleButton)
+class DailyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:zd:(?P<guild_id>[0-9]{{1,20}}):(?P<day>[0-9]{{8}})",
+):
+    """Under a server's daily puzzle: solve it, on a board only the clicker sees."""
+
+    def __init__(self, guild_id: GuildId, day: str, lang: Language = ENGLISH) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=lang._("Solve it"),
+                emoji="🧩",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:zd:{guild_id}:{day}",
+            )
+        )
+        self.guild_id, self.day = guild_id, day
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
+        return cls(GuildId(match["guild_id"]), match["day"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _dispatch(interaction, lambda h: h.on_daily(interaction, self.guild_id, self.day))
+
+
+PUZZLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PuzzlePieceSelect,
+    PuzzleMoveSelect,
+    PuzzleButton,
+    DailyButton,
+)

@@ -145,8 +145,6 @@ def _controls(session: PuzzleSession, selected: int | None, lang: Language) -> d
     return view_of(*items)
 
 
-
-
 def puzzle_field(embed: discord.Embed, player: PuzzlePlayer, lang: Language = ENGLISH) -> None:
     """The person's puzzle rating and streak, as a field of their ``/checkers stats``."""
     if player.rating.games == 0:

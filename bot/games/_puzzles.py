@@ -8,21 +8,34 @@ response), so nothing is posted in the channel and it works wherever the command
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.games._dispatch import caller_id, request_of
+from bot.games._anywhere import server_only
+from bot.games._daily_view import daily_post
+from bot.games._dispatch import as_channel, caller_id, guild_of, request_of
 from bot.games._finder import GameFinder
-from bot.games._locale import user_language
+from bot.games._locale import guild_language, user_language
 from bot.games._messages import Refusal
 from bot.games._puzzle_components import attach_puzzles
 from bot.games._puzzle_view import legal_from, puzzle_message
 from bot.games._respond import MessageFields, send, update, within_deadline
 from bot.games._theme import BoardThemes
 from bot.i18n import _
-from bot.service import GameService, PuzzleSession, ServiceError, UserId
+from bot.service import (
+    DailyPuzzlePosted,
+    Event,
+    GameService,
+    GameView,
+    GuildId,
+    PuzzleSession,
+    ServiceError,
+    UserId,
+)
 
 Interaction = discord.Interaction[Any]
 PUZZLE_SOURCES = [
@@ -30,6 +43,8 @@ PUZZLE_SOURCES = [
     app_commands.Choice(name=_("My own mistakes"), value="mine"),
 ]
 SOMEONE_ELSES = _("this puzzle is someone else's: ask for your own with /checkers puzzle")
+MANAGERS_ONLY = _("only a member who can manage the server sets its daily puzzle, in one of its channels")
+log = logging.getLogger(__name__)
 STALE = _("this puzzle board is out of date: ask for your puzzle again with /checkers puzzle")
 
 
@@ -37,6 +52,7 @@ class PuzzleHandlers:
     """The puzzle command's work and its clicks (attached to the bot as its :class:`PuzzleClicks`)."""
 
     def __init__(self, bot: discord.Client, service: GameService, themes: BoardThemes, finder: GameFinder) -> None:
+        self._bot = bot
         self._service = service
         self._finder = finder
         self._themes = themes
@@ -67,7 +83,52 @@ class PuzzleHandlers:
         await send(interaction, ephemeral=True, **await self._message(interaction, session))
         return True
 
+    async def configure(self, interaction: Interaction, channel: discord.TextChannel, hour: int, stop: bool) -> None:
+        """``/checkers daily``: post a puzzle a day in ``channel`` at ``hour`` (UTC), or stop (server managers)."""
+        server_only(interaction)
+        guild = guild_of(interaction)
+        if guild is None or not interaction.permissions.manage_guild:
+            raise Refusal(MANAGERS_ONLY)
+        lang = user_language(interaction)
+        if stop:
+            await within_deadline(interaction, self._service.daily.stop(guild), ephemeral=True)
+            text = lang._("The daily puzzle is stopped.")
+        else:
+            if channel.guild.id != interaction.guild_id:
+                raise Refusal(MANAGERS_ONLY)
+            work = self._service.daily.configure(guild, as_channel(channel.id), hour)
+            await within_deadline(interaction, work, ephemeral=True)
+            text = lang._(
+                "A puzzle will be posted in {channel} every day at {hour}:00 UTC.", channel=channel.mention, hour=hour
+            )
+        await send(interaction, ephemeral=True, content=text)
+
+    async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
+        """The event sink's part of the puzzles: post each server's daily puzzle in its channel."""
+        for event in events:
+            if not isinstance(event, DailyPuzzlePosted):
+                continue
+            try:
+                channel = self._bot.get_channel(int(event.channel_id)) or await self._bot.fetch_channel(
+                    int(event.channel_id)
+                )
+                if not isinstance(channel, discord.abc.Messageable):
+                    continue
+                lang = guild_language(self._bot, event.guild_id)
+                content, embed, view = daily_post(event, self._themes.current, lang)
+                await channel.send(
+                    content=content, embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as exc:
+                log.warning("the daily puzzle of server %s could not be posted: %s", event.guild_id, exc)
+
     # -- clicks -----------------------------------------------------------------------------------------------------
+
+    async def on_daily(self, interaction: Interaction, guild_id: GuildId, day: str) -> None:
+        """The Solve button under a daily puzzle: the puzzle on a board of the clicker's own."""
+        work = self._service.puzzles.start_daily(caller_id(interaction), guild_id, day, request=request_of(interaction))
+        session = await within_deadline(interaction, work, ephemeral=True)
+        await send(interaction, ephemeral=True, **await self._message(interaction, session))
 
     async def on_puzzle_piece(self, interaction: Interaction, owner: UserId, version: int, square: int) -> None:
         uid = self._owner(interaction, owner)

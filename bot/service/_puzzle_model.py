@@ -58,6 +58,8 @@ class PuzzleSession:
     """The puzzle's rating when the attempt began."""
     streak: int = 0
     """The solver's streak of rated puzzles solved, after this attempt ended."""
+    daily: str | None = None
+    """``{server}:{yyyymmdd}`` for a server's daily puzzle (its result counts in the server's table)."""
 
     @property
     def active(self) -> bool:
@@ -112,6 +114,7 @@ class PuzzleSession:
             "after": self.rating_after,
             "puzzle_rating": self.puzzle_rating,
             "streak": self.streak,
+            "daily": self.daily,
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -140,6 +143,7 @@ class PuzzleSession:
             rating_after=_float_or_none(data.get("after")),
             puzzle_rating=_float_or_none(data.get("puzzle_rating")),
             streak=int(data.get("streak", 0)),
+            daily=_text_or_none(data.get("daily")),
         )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.service._ids import RequestId, UserId
+from bot.service._ids import ChannelId, GuildId, RequestId, UserId
 from bot.service._models import Rating
 from bot.service._puzzle_model import PuzzlePlayer, PuzzleSession
 
@@ -26,7 +26,44 @@ class PuzzleOutcome:
     puzzle_after: Rating
 
 
-class PuzzleRecords(Protocol):
+class DailyRecords(Protocol):
+    """The servers' daily puzzles (:mod:`bot.service._daily`)."""
+
+    async def set_daily(self, guild_id: GuildId, channel_id: ChannelId, hour: int) -> None: ...
+
+    async def drop_daily(self, guild_id: GuildId) -> None: ...
+
+    async def daily_servers(self) -> dict[GuildId, tuple[ChannelId, int]]:
+        """Every server with a daily puzzle: its channel and hour."""
+        ...
+
+    async def claim_daily(self, guild_id: GuildId, day: str, puzzle_id: str) -> bool:
+        """Make ``puzzle_id`` the server's puzzle of ``day`` unless the day has one: true for the one caller that
+        does (one atomic write)."""
+        ...
+
+    async def daily_puzzle(self, guild_id: GuildId, day: str) -> str | None: ...
+
+    async def daily_history(self, guild_id: GuildId) -> dict[str, str]:
+        """The server's puzzles of the past days (``yyyymmdd`` -> puzzle id)."""
+        ...
+
+    async def record_daily(self, guild_id: GuildId, day: str, user_id: UserId, solved: bool) -> bool:
+        """Record the person's result of the day unless one is recorded: true when this one was."""
+        ...
+
+    async def daily_results(self, guild_id: GuildId, day: str) -> dict[UserId, bool]: ...
+
+    async def daily_streaks(self, guild_id: GuildId) -> dict[UserId, tuple[int, str, int]]:
+        """Each person's streak, the last day they answered, and how many daily puzzles they solved."""
+        ...
+
+    async def set_daily_streak(
+        self, guild_id: GuildId, user_id: UserId, streak: int, last: str, solved: int
+    ) -> None: ...
+
+
+class PuzzleRecords(DailyRecords, Protocol):
     async def load_puzzle_session(self, user_id: UserId) -> PuzzleSession | None:
         """The person's current or last puzzle session (None when none, or when it is unreadable)."""
         ...

@@ -27,8 +27,9 @@ from ai.puzzles import Puzzle, load_puzzles
 from ai.puzzles import puzzle as shipped_puzzle
 from ai.review import GameReview
 from bot.i18n import _
+from bot.service._daily import DailyPuzzles
 from bot.service._errors import InvalidRequestError, PositionChangedError
-from bot.service._ids import RequestId, UserId
+from bot.service._ids import GuildId, RequestId, UserId
 from bot.service._models import GameState, Rating
 from bot.service._own_puzzles import own_puzzles
 from bot.service._ports import CommitConflict
@@ -91,8 +92,11 @@ def rated_outcome(player: PuzzlePlayer, puzzle: Rating, solved: bool) -> PuzzleO
 class Puzzles:
     """The puzzle commands of the service (see the module)."""
 
-    def __init__(self, store: PuzzleRecords, clock: Callable[[], float], rng: random.Random) -> None:
+    def __init__(
+        self, store: PuzzleRecords, clock: Callable[[], float], rng: random.Random, daily: DailyPuzzles
+    ) -> None:
         self._store = store
+        self._daily = daily
         self._clock = clock
         self._rng = rng
 
@@ -120,6 +124,18 @@ class Puzzles:
             rated = True
         return await self._open(before, user_id, chosen, source, rated=rated, request=request)
 
+    async def start_daily(
+        self, user_id: UserId, guild_id: GuildId, day: str, *, request: RequestId | None = None
+    ) -> PuzzleSession:
+        """The server's puzzle of ``day`` for the person (or the puzzle they have going); rated when new to them."""
+        chosen = await self._daily.puzzle_of(guild_id, day)
+        before = await self._store.load_puzzle_session(user_id)
+        if before is not None and before.active:
+            return before
+        rated = chosen.id not in await self._store.seen_puzzles(user_id)
+        daily = f"{guild_id}:{day}"
+        return await self._open(before, user_id, chosen, "daily", rated=rated, request=request, daily=daily)
+
     async def retry(self, user_id: UserId, *, request: RequestId | None = None) -> PuzzleSession:
         """The person's last puzzle again, from its start, not rated."""
         before = await self._store.load_puzzle_session(user_id)
@@ -128,7 +144,7 @@ class Puzzles:
         if before.active:
             return before
         again = Puzzle(before.puzzle_id, before.fen, before.solution, before.themes, 0, "win", None)
-        return await self._open(before, user_id, again, before.source, rated=False, request=request)
+        return await self._open(before, user_id, again, before.source, rated=False, request=request, daily=before.daily)
 
     async def move(
         self, user_id: UserId, text: str, version: int | None = None, *, request: RequestId | None = None
@@ -180,6 +196,7 @@ class Puzzles:
         *,
         rated: bool,
         request: RequestId | None,
+        daily: str | None = None,
     ) -> PuzzleSession:
         stored = await self._store.load_puzzle_rating(chosen.id) if rated else None
         session = PuzzleSession(
@@ -192,6 +209,7 @@ class Puzzles:
             rated=rated,
             started_at=self._clock(),
             puzzle_rating=(stored or puzzle_start_rating(chosen)).rating if rated else None,
+            daily=daily,
         )
         try:
             return await self._store.save_puzzle_session(before, session, request=request)
@@ -203,6 +221,13 @@ class Puzzles:
             raise
 
     async def _step(self, before: PuzzleSession, after: PuzzleSession, request: RequestId | None) -> PuzzleSession:
+        ended = await self._end(before, after, request)
+        if not ended.active and ended.daily is not None:
+            guild, _sep, day = ended.daily.partition(":")
+            await self._daily.record(GuildId(guild), day, ended.user_id, ended.scored_solved)
+        return ended
+
+    async def _end(self, before: PuzzleSession, after: PuzzleSession, request: RequestId | None) -> PuzzleSession:
         if after.active or not before.rated:
             return await self._save(before, after, request)
         for _attempt in range(ATTEMPTS):

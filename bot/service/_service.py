@@ -19,6 +19,7 @@ from bot.i18n import _
 from bot.service import _models as models
 from bot.service import _options, _transitions
 from bot.service._challenges import Challenges, accepted_game
+from bot.service._daily import DailyPuzzles
 from bot.service._errors import ServiceError, UnknownGameError
 from bot.service._events import Result
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
@@ -90,7 +91,9 @@ class GameService(Queries, Notes):
         self._privacy = Privacy(store, clock)
         self.tidyings = Tidyings(store)
         """The erasures whose posts a front end is still editing (:class:`~bot.service._privacy.Tidying`)."""
-        self.puzzles = Puzzles(store, clock, self._rng)
+        self.daily = DailyPuzzles(store, clock)
+        """The servers' daily puzzles (:mod:`bot.service._daily`), posted by the sweep."""
+        self.puzzles = Puzzles(store, clock, self._rng, self.daily)
         """Puzzles, one person's at a time (:mod:`bot.service._puzzles`)."""
         self._reviews = Reviews(store, reviewer, self.puzzles.from_review)
         self.seasons = Seasons(store, clock)
@@ -429,6 +432,8 @@ class GameService(Queries, Notes):
             if deleted := await self._privacy.delete_finished(cutoff, limit):
                 log.info("deleted %d finished games older than GAME_RETENTION_DAYS", deleted)
         await self.tournaments.sweep()
+        for post in await self.daily.due():  # each server's daily puzzle once its hour has come
+            await self._sink.publish(None, [post])
         return results
 
     async def _remember(self, *users: User | None) -> None:

@@ -20,6 +20,9 @@ from __future__ import annotations
 import logging
 
 from bot.service import (
+    ChannelId,
+    CommitConflict,
+    GuildId,
     PuzzleOutcome,
     PuzzlePlayer,
     PuzzleSession,
@@ -162,4 +165,84 @@ class RedisPuzzles(RedisBase):
         return {decoded(k): decoded(v) for k, v in found.items()}
 
 
-__all__ = ["PUZZLE_USER_KEYS", "RedisPuzzles"]
+DAILY_KEPT = 40 * 86400
+"""Seconds a server's day of the daily puzzle (its puzzle, its results) is kept."""
+
+
+class RedisDaily(RedisBase):
+    """:class:`~bot.service.DailyRecords`. Keys::
+
+    {ns}:daily:guilds                     set    the servers with a daily puzzle
+    {ns}:guild:{gid}:daily                hash   channel, hour
+    {ns}:guild:{gid}:daily:{day}          string the day's puzzle id (SET NX: claimed once; 40 days)
+    {ns}:guild:{gid}:daily:{day}:results  hash   uid -> 1 solved, 0 not (the first answer only; 40 days)
+    {ns}:guild:{gid}:daily-history        hash   day -> puzzle id
+    {ns}:guild:{gid}:daily-streaks        hash   uid -> "streak:last day:solved count"
+    """
+
+    def _daily(self, guild_id: str, *parts: str) -> str:
+        return self._k("guild", guild_id, *parts)
+
+    async def set_daily(self, guild_id: GuildId, channel_id: ChannelId, hour: int) -> None:
+        commit = Commit()
+        commit.op("HSET", self._daily(guild_id, "daily"), "channel", channel_id, "hour", str(hour))
+        commit.op("SADD", self._k("daily", "guilds"), guild_id)
+        await self._run(commit)
+
+    async def drop_daily(self, guild_id: GuildId) -> None:
+        commit = Commit()
+        commit.op("DEL", self._daily(guild_id, "daily"))
+        commit.op("SREM", self._k("daily", "guilds"), guild_id)
+        await self._run(commit)
+
+    async def daily_servers(self) -> dict[GuildId, tuple[ChannelId, int]]:
+        guilds = sorted(decoded(g) for g in await awaitable(self._r.smembers(self._k("daily", "guilds"))))
+        found: dict[GuildId, tuple[ChannelId, int]] = {}
+        for guild in guilds:
+            channel, hour = await awaitable(self._r.hmget(self._daily(guild, "daily"), ["channel", "hour"]))
+            if channel is None or hour is None or not decoded(hour).isdecimal():
+                continue
+            found[GuildId(guild)] = (ChannelId(decoded(channel)), int(decoded(hour)))
+        return found
+
+    async def claim_daily(self, guild_id: GuildId, day: str, puzzle_id: str) -> bool:
+        key = self._daily(guild_id, "daily", day)
+        commit = Commit()
+        commit.check("claimed", "exists", key, "", "0")
+        commit.op("SET", key, puzzle_id, "EX", str(DAILY_KEPT))
+        commit.op("HSET", self._daily(guild_id, "daily-history"), day, puzzle_id)
+        try:
+            await self._run(commit)
+        except CommitConflict:
+            return False
+        return True
+
+    async def daily_puzzle(self, guild_id: GuildId, day: str) -> str | None:
+        value = await awaitable(self._r.get(self._daily(guild_id, "daily", day)))
+        return None if value is None else decoded(value)
+
+    async def daily_history(self, guild_id: GuildId) -> dict[str, str]:
+        found = await awaitable(self._r.hgetall(self._daily(guild_id, "daily-history")))
+        return {decoded(k): decoded(v) for k, v in found.items()}
+
+    async def record_daily(self, guild_id: GuildId, day: str, user_id: UserId, solved: bool) -> bool:
+        key = self._daily(guild_id, "daily", day, "results")
+        added = await awaitable(self._r.hsetnx(key, user_id, "1" if solved else "0"))
+        await awaitable(self._r.expire(key, DAILY_KEPT))
+        return bool(added)
+
+    async def daily_results(self, guild_id: GuildId, day: str) -> dict[UserId, bool]:
+        found = await awaitable(self._r.hgetall(self._daily(guild_id, "daily", day, "results")))
+        return {UserId(decoded(k)): decoded(v) == "1" for k, v in found.items()}
+
+    async def daily_streaks(self, guild_id: GuildId) -> dict[UserId, tuple[int, str, int]]:
+        found = await awaitable(self._r.hgetall(self._daily(guild_id, "daily-streaks")))
+        streaks: dict[UserId, tuple[int, str, int]] = {}
+        for key, value in found.items():
+            parts = decoded(value).split(":")
+            if len(parts) == 3 and parts[0].isdecimal() and parts[2].isdecimal():
+                streaks[UserId(decoded(key))] = (int(parts[0]), parts[1], int(parts[2]))
+        return streaks
+
+    async def set_daily_streak(self, guild_id: GuildId, user_id: UserId, streak: int, last: str, solved: int) -> None:
+        await awaitable(self._r.hset(self._daily(guild_id, "daily-streaks"), user_id, f"{streak}:{last}:{solved}"))

@@ -25,6 +25,7 @@ COMMANDS: dict[str, list[str]] = {
     "challenge": ["opponent", "variant", "turn_time", "position"],
     "move": ["move"],
     "puzzle": ["source"],
+    "daily": ["channel", "hour", "stop"],
     "board": ["text"],
     "resign": [],
     "draw": [],

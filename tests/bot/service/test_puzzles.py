@@ -55,9 +55,10 @@ def glicko(player: tuple[float, float, float], opponent: tuple[float, float], sc
     a = math.log(sigma**2)
 
     def f(x: float) -> float:
-        return math.exp(x) * (delta**2 - phi**2 - v - math.exp(x)) / (2 * (phi**2 + v + math.exp(x)) ** 2) - (
-            x - a
-        ) / tau**2
+        return (
+            math.exp(x) * (delta**2 - phi**2 - v - math.exp(x)) / (2 * (phi**2 + v + math.exp(x)) ** 2)
+            - (x - a) / tau**2
+        )
 
     big_a = a
     if delta**2 > phi**2 + v:

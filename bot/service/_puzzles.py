@@ -169,6 +169,14 @@ class Puzzles:
         for user_id, found in own_puzzles(game, review).items():
             await self._store.add_own_puzzles(user_id, {p.id: p.to_json() for p in found})
 
+    async def stored(self, user_id: UserId) -> int:
+        """How many puzzles the person was given (what ``/checkers privacy`` counts), own puzzles included."""
+        return len((await self._store.seen_puzzles(user_id)).keys() | (await self._store.own_puzzles(user_id)).keys())
+
+    async def erase(self, user_id: UserId) -> None:
+        """Delete the person's puzzle data: their session, rating, puzzles, votes and daily results."""
+        await self._store.erase_puzzle_data(user_id)
+
     async def vote(self, user_id: UserId, puzzle_id: str, up: bool) -> tuple[int, int]:
         """A vote on a puzzle the person was given: its votes up and down."""
         if puzzle_id not in await self._store.seen_puzzles(user_id):

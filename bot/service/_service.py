@@ -395,12 +395,14 @@ class GameService(Queries, Notes):
 
     async def personal_data(self, user_id: UserId) -> PersonalData:
         """What King Me stores about a user (``/checkers privacy``)."""
-        return await self._privacy.report(user_id)
+        return replace(await self._privacy.report(user_id), puzzles=await self.puzzles.stored(user_id))
 
     async def erase_personal_data(self, user_id: UserId) -> Erasure:
         """Delete what King Me stores about a user and anonymise their finished games (see :mod:`._privacy`); refused
         while they have a game in progress or a pending challenge."""
-        return await self._privacy.erase(user_id)
+        erasure = await self._privacy.erase(user_id)
+        await self.puzzles.erase(user_id)  # their puzzles, rating, votes and daily results
+        return erasure
 
     # -- background work ------------------------------------------------------------------------------------------
 

@@ -160,6 +160,19 @@ class RedisPuzzles(RedisBase):
         await self._run(commit)
         return len(new)
 
+    async def erase_puzzle_data(self, user_id: UserId) -> None:
+        commit = Commit()
+        for puzzle_id in await self.seen_puzzles(user_id):
+            commit.op("HDEL", self._puzzle_key(puzzle_id, "votes"), user_id)
+        for guild in await awaitable(self._r.smembers(self._k("daily", "guilds"))):
+            guild_id = decoded(guild)
+            commit.op("HDEL", self._k("guild", guild_id, "daily-streaks"), user_id)
+            for day in await awaitable(self._r.hkeys(self._k("guild", guild_id, "daily-history"))):
+                commit.op("HDEL", self._k("guild", guild_id, "daily", decoded(day), "results"), user_id)
+        for name in PUZZLE_USER_KEYS:
+            commit.op("DEL", self._u(user_id, name))
+        await self._run(commit)
+
     async def own_puzzles(self, user_id: UserId) -> dict[str, str]:
         found = await awaitable(self._r.hgetall(self._u(user_id, "puzzle-own")))
         return {decoded(k): decoded(v) for k, v in found.items()}

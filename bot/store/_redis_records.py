@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from bot.service import Bucket, GameId, GameState, GuildId, Rating, UserId, is_id
 from bot.store._lease import RedisLease
 from bot.store._redis_base import RATING_FIELDS, Commit, RedisBase, awaitable, decoded, number
-from bot.store._redis_puzzles import PUZZLE_USER_KEYS
 
 
 class RedisRecords(RedisBase):
@@ -71,7 +70,7 @@ class RedisRecords(RedisBase):
         for challenge_id in await awaitable(self._r.smembers(self._k("user", user_id, "closed"))):
             commit.op("DEL", self._k("challenge", decoded(challenge_id)))
         commit.op("HDEL", self._k("names"), user_id)
-        for index in ("games", "challenges", "closed", "history", "guilds", *PUZZLE_USER_KEYS):
+        for index in ("games", "challenges", "closed", "history", "guilds"):
             commit.op("DEL", self._k("user", user_id, index))
         for scope in scopes:
             for variant in variants:

@@ -26,13 +26,14 @@ from bot.service import (
     RequestId,
     User,
     UserId,
+    day_of,
 )
 from bot.store import RedisGameStore
 from core import Board
-from tests.bot.service.conftest import ThreadChooser, ai_idle, make_settings
+from tests.bot.service.conftest import ThreadChooser, ai_idle, make_settings, snapshot
 from tests.support import Clock
 
-ALICE, BOB = UserId("111"), UserId("222")
+ALICE, BOB = UserId("731947362819283746"), UserId("731947362819283747")
 
 
 def wrong_first_move(p: Puzzle) -> str:
@@ -242,3 +243,22 @@ async def test_a_reviewed_blunder_becomes_the_players_own_puzzle(redis_client: a
         assert (await service.puzzles.player(ALICE)).rating == Rating()  # not rated
     finally:
         await service.close()
+
+
+async def test_the_privacy_report_counts_puzzles_and_the_erasure_leaves_none(
+    service: GameService, redis_client: aioredis.Redis
+) -> None:
+    assert (await service.personal_data(ALICE)).empty
+    await service.daily.configure(GuildId("7"), ChannelId("8"), 0)
+    await service.sweep()  # the server's daily puzzle of the day
+    daily = await service.puzzles.start_daily(ALICE, GuildId("7"), day_of(service.now()))
+    await solve(service, ALICE)
+    await service.puzzles.vote(ALICE, daily.puzzle_id, True)
+    await service.puzzles.start(ALICE)
+    assert (await service.daily.table(GuildId("7")))[0].user_id == ALICE
+    assert (await service.personal_data(ALICE)).puzzles == 2
+    await service.erase_personal_data(ALICE)
+    assert (await service.personal_data(ALICE)).empty
+    stored = await snapshot(redis_client)
+    assert not [key for key in stored if ALICE.encode() in key], "no key is named after alice"
+    assert ALICE not in repr(stored), "no value names alice"

@@ -101,6 +101,10 @@ class RedisPuzzles(RedisBase):
             self._outcome_ops(commit, after, outcome)
         outcome_tag = f"puzzle:{after.user_id}:{version}"
         await self._run(commit, Request(request, outcome_tag) if request is not None else None)
+        if request is not None:  # sent again after a lost reply, it wrote nothing: the first write's record is the one
+            current = await self.load_puzzle_session(after.user_id)
+            if current is not None and current.version == version:
+                return current
         return stored
 
     def _outcome_ops(self, commit: Commit, after: PuzzleSession, outcome: PuzzleOutcome) -> None:

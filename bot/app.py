@@ -29,7 +29,7 @@ from discord.ext import commands
 
 from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog, TournamentCog
 from bot.metrics import Metrics
-from bot.public import game_path, leaderboard_path, public_url, tournament_path
+from bot.public import game_path, leaderboard_path, public_url, puzzle_path, tournament_path
 from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId, ServiceError, TournamentId
 from bot.settings import Settings
 
@@ -111,6 +111,9 @@ class PublicPages:
 
     def tournament(self, tournament_id: TournamentId) -> str | None:
         return self._url(tournament_path(tournament_id))
+
+    def puzzle(self, puzzle_id: str) -> str | None:
+        return self._url(puzzle_path(puzzle_id))
 
     def _url(self, path: str) -> str | None:
         return public_url(self.base_url, path) if self.base_url else None

@@ -108,7 +108,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """``/checkers analyse`` and the clicks on a review's components."""
         self.clicks = CogClicks(service, self.boards, self.events, self.reviews, game_threads=settings.game_threads)
         """What a click on a component does (the dispatcher runs it)."""
-        self.puzzles = PuzzleHandlers(bot, service, self.themes, self.finder)
+        self.puzzles = PuzzleHandlers(bot, service, self.themes, self.finder, links)
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -52,6 +52,7 @@ def puzzle_message(
     *,
     selected: int | None = None,
     votes: tuple[int, int] | None = None,
+    link: str | None = None,
 ) -> MessageFields:
     """The puzzle's message: its board with the piece ``selected`` (or the hint's) marked, and its controls."""
     board = session.board()
@@ -85,7 +86,10 @@ def puzzle_message(
         title=lang._("Puzzle {id}", id=session.puzzle_id), description=f"{grid}\n\n{status}", colour=colour
     )
     if not session.active:
-        embed.add_field(name=lang._("The line"), value=line_text(session)[:1024], inline=False)
+        line = line_text(session)[:900]
+        if link is not None:
+            line += "\n" + lang._("[On the replay page]({url})", url=link)
+        embed.add_field(name=lang._("The line"), value=line, inline=False)
         if session.themes:
             embed.add_field(name=lang._("Themes"), value=", ".join(session.themes), inline=True)
     embed.add_field(name=lang._("Your puzzle rating"), value=_rating_text(session, player, lang), inline=True)

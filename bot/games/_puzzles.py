@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.games._announce import PublicLinks
 from bot.games._anywhere import server_only
 from bot.games._daily_view import daily_post
 from bot.games._dispatch import as_channel, caller_id, guild_of, request_of
@@ -51,8 +52,11 @@ STALE = _("this puzzle board is out of date: ask for your puzzle again with /che
 class PuzzleHandlers:
     """The puzzle command's work and its clicks (attached to the bot as its :class:`PuzzleClicks`)."""
 
-    def __init__(self, bot: discord.Client, service: GameService, themes: BoardThemes, finder: GameFinder) -> None:
+    def __init__(
+        self, bot: discord.Client, service: GameService, themes: BoardThemes, finder: GameFinder, links: PublicLinks
+    ) -> None:
         self._bot = bot
+        self._links = links
         self._service = service
         self._finder = finder
         self._themes = themes
@@ -185,4 +189,5 @@ class PuzzleHandlers:
     ) -> MessageFields:
         player = await self._service.puzzles.player(session.user_id)
         theme, lang = self._themes.current, user_language(interaction)
-        return puzzle_message(session, player, theme, lang, selected=selected, votes=votes)
+        link = self._links.puzzle(session.puzzle_id) if session.source != "mine" else None
+        return puzzle_message(session, player, theme, lang, selected=selected, votes=votes, link=link)

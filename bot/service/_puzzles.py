@@ -44,6 +44,8 @@ from bot.service._puzzle_model import (
 )
 from bot.service._puzzle_ports import PuzzleOutcome, PuzzleRecords
 from bot.service._ratings import update
+from core import Board
+from core.pdn import game_to_pdn
 
 NEAREST = 10
 """A puzzle is drawn among this many of the set nearest the person's rating."""
@@ -168,6 +170,19 @@ class Puzzles:
         """Keep the blunders the review of ``game`` found as their players' own puzzles."""
         for user_id, found in own_puzzles(game, review).items():
             await self._store.add_own_puzzles(user_id, {p.id: p.to_json() for p in found})
+
+    def solution_pdn(self, puzzle_id: str) -> str | None:
+        """A puzzle of the set with its line as PDN (from its FEN), for the public page; None for no such puzzle
+        (a person's own puzzles are theirs, never shown there)."""
+        found = shipped_puzzle(puzzle_id) if len(puzzle_id) <= 16 else None
+        if found is None:
+            return None
+        board = Board(found.fen)
+        for move in found.solution:
+            board.push(board.parse_move(move))
+        headers = {"Event": "King Me puzzle", "PuzzleId": found.id, "Themes": " ".join(found.themes)}
+        headers["Rating"] = str(found.rating)
+        return game_to_pdn(board, headers, "*")
 
     async def stored(self, user_id: UserId) -> int:
         """How many puzzles the person was given (what ``/checkers privacy`` counts), own puzzles included."""

@@ -52,8 +52,7 @@ from bot.games._handlers import CogClicks
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import MENTIONS, Refusal
-from bot.games._puzzle_cog import PuzzleCommands
-from bot.games._puzzles import PuzzleHandlers
+from bot.games._puzzle_cog import PuzzleCommands, PuzzleHandlers
 from bot.games._render import (
     challenge_content,
     thread_notice,
@@ -298,8 +297,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             return []
         return move_choices(view, caller_id(interaction), current)
 
-    puzzle = PuzzleCommands.puzzle
-    daily = PuzzleCommands.daily
+    puzzle, daily = PuzzleCommands.puzzle, PuzzleCommands.daily  # in the list here, after move
 
     @app_commands.command(description=_("Show the board of this channel's game"))
     @app_commands.describe(text=_("A plain-text board and the legal moves, for screen readers (only you see it)"))

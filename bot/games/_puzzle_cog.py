@@ -41,3 +41,6 @@ class PuzzleCommands(commands.Cog):
         stop: bool = False,
     ) -> None:
         await self.puzzles.configure(interaction, channel, hour, stop)
+
+
+__all__ = ["PuzzleCommands", "PuzzleHandlers"]

@@ -165,7 +165,7 @@ class PuzzleHandlers:
             if action == "retry":
                 session = await puzzles.retry(uid, request=request)
             elif action == "next":
-                session = await puzzles.start(uid, current.source, request=request)
+                session = await puzzles.start(uid, "mine" if current.source == "mine" else "set", request=request)
             else:
                 session = current
                 votes = await puzzles.vote(uid, current.puzzle_id, action == "up")

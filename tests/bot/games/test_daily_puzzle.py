@@ -46,6 +46,12 @@ async def answer(harness: Harness, user: User, post: Message, solve: bool) -> Pu
         for move in found.solver_moves:
             await play_move(harness, user, board, move)
         assert "Solved!" in description(board)
+        following = component(board, "km:zb:next:")  # a daily puzzle's Next is one of the set
+        assert following is not None
+        await harness.emulator.click(user, board, following["custom_id"])
+        nxt = await harness.service.puzzles.current(UserId(str(user.id)))
+        assert nxt is not None and nxt.source == "set" and nxt.active
+        await harness.emulator.click(user, board, component(board, "km:zb:giveup:")["custom_id"])  # type: ignore[index]
     else:
         await play_move(harness, user, board, wrong_first_move(found))
         assert "is not the move" in description(board)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -16,6 +17,7 @@ from ai.puzzles import Puzzle, load_puzzles, puzzle
 from ai.review import GameReview, Judgement, MoveReview, PlayerReview
 from bot.service import (
     ChannelId,
+    DailyPuzzlePosted,
     GameService,
     GuildId,
     IllegalMoveError,
@@ -30,7 +32,7 @@ from bot.service import (
 )
 from bot.store import RedisGameStore
 from core import Board
-from tests.bot.service.conftest import ThreadChooser, ai_idle, make_settings, snapshot
+from tests.bot.service.conftest import EventLog, ThreadChooser, ai_idle, make_settings, snapshot
 from tests.support import Clock
 
 ALICE, BOB = UserId("731947362819283746"), UserId("731947362819283747")
@@ -263,3 +265,14 @@ async def test_the_privacy_report_counts_puzzles_and_the_erasure_leaves_none(
     stored = await snapshot(redis_client)
     assert not [key for key in stored if ALICE.encode() in key], "no key is named after alice"
     assert ALICE not in repr(stored), "no value names alice"
+
+
+async def test_two_processes_sweeping_at_once_post_the_daily_puzzle_once(
+    make_service: Callable[..., GameService], events: EventLog
+) -> None:
+    first, second = make_service(), make_service()
+    for guild in ("71", "72", "73"):
+        await first.daily.configure(GuildId(guild), ChannelId("8"), 0)
+    await asyncio.gather(first.sweep(), second.sweep(), first.sweep(), second.sweep())
+    posted = [e for e in events.events if isinstance(e, DailyPuzzlePosted)]
+    assert sorted(e.guild_id for e in posted) == ["71", "72", "73"], "each server's puzzle once"

@@ -119,6 +119,10 @@ async def test_hint_give_up_and_a_typed_move(harness: Harness) -> None:
     assert component(answer, "km:zb:hint:") is None
 
     p = shipped(session)
+    for bad in ("99-100", "hello", "1-2"):  # not a move, not one of this position
+        refused: Message = (await harness.command(bob, "move", {"move": bad})).message
+        assert refused.ephemeral and 0 < len(refused.content) <= 300 and not refused.embeds, refused.content
+    assert (await session_of(harness, bob)).version == session.version, "a refused move changes nothing"
     typed: Message = (await harness.command(bob, "move", {"move": p.solution[0]})).message
     assert typed.ephemeral
     now = await session_of(harness, bob)

@@ -294,7 +294,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         try:
             view = await self.finder.game_here(interaction, mine=True)
         except (Refusal, ServiceError):
-            return []
+            return await self.puzzles.move_choices(interaction, current)  # no game here: the puzzle's, if any
         return move_choices(view, caller_id(interaction), current)
 
     puzzle, daily = PuzzleCommands.puzzle, PuzzleCommands.daily  # in the list here, after move

@@ -126,6 +126,20 @@ class PuzzleHandlers:
             except discord.HTTPException as exc:
                 log.warning("the daily puzzle of server %s could not be posted: %s", event.guild_id, exc)
 
+    async def move_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """``/checkers move``'s autocomplete in the person's puzzle: its legal moves that start with what they typed,
+        in either notation (none when they have no puzzle going)."""
+        session = await self._service.puzzles.current(caller_id(interaction))
+        if session is None or not session.active:
+            return []
+        needle = current.strip().lower()
+        named = ((m.text(), session.board().algebraic(m)) for m in session.board().legal_moves)
+        return [
+            app_commands.Choice(name=f"{m} ({a})", value=m)
+            for m, a in named
+            if m.startswith(needle) or a.startswith(needle)
+        ][:25]
+
     # -- clicks -----------------------------------------------------------------------------------------------------
 
     async def on_daily(self, interaction: Interaction, guild_id: GuildId, day: str) -> None:

@@ -123,6 +123,8 @@ async def test_hint_give_up_and_a_typed_move(harness: Harness) -> None:
         refused: Message = (await harness.command(bob, "move", {"move": bad})).message
         assert refused.ephemeral and 0 < len(refused.content) <= 300 and not refused.embeds, refused.content
     assert (await session_of(harness, bob)).version == session.version, "a refused move changes nothing"
+    offered = await harness.emulator.autocomplete(bob, ["checkers", "move"], {"move": ""}, "move")
+    assert p.solution[0] in [c["value"] for c in offered.choices], "the autocomplete offers the puzzle's moves"
     typed: Message = (await harness.command(bob, "move", {"move": p.solution[0]})).message
     assert typed.ephemeral
     now = await session_of(harness, bob)

@@ -85,6 +85,8 @@ class Run:
     stalled: int = 0
     refused: list[str] = field(default_factory=list)
     """What the joins the tournament refused were told."""
+    stalls: list[str] = field(default_factory=list)
+    """Why each game given up was given up."""
 
 
 class ArenaDriver:
@@ -178,8 +180,12 @@ class ArenaDriver:
                 await self.games.move(rng, self.games.to_move(board), board, played)
             if control(board, "km:p:") is not None:
                 await self.games.resign(self.games.to_move(board), board)
-        except TimeoutError:
+        except (TimeoutError, AssertionError) as exc:  # no answer in time, or an answer Discord refused (too late)
             self.run.stalled += 1
+            self.run.stalls.append(f"{game_id_}: {type(exc).__name__} {exc}"[:200])
+            with contextlib.suppress(Exception):  # given up: resigned, so the arena does not wait for its clock
+                if control(board, "km:b:resign:") is not None:
+                    await self.games.resign(self.games.to_move(board), board)
             return
         ended = self._loop.time()
         for player in (game.black, game.white):
@@ -203,6 +209,7 @@ class Figures:
     seconds: float
     joins: list[float]
     refused: list[str]
+    stalls: list[str]
     first_response: list[float]
     unanswered: int
     answered_twice: int
@@ -269,6 +276,7 @@ async def measure(arena: Arena, deployment: Deployment) -> Figures:
             seconds=ended - started,
             joins=sorted(run.joins),
             refused=run.refused,
+            stalls=run.stalls,
             first_response=sorted(r.latency for r in records if r.latency is not None),
             unanswered=sum(1 for r in records if not r.answered),
             answered_twice=sum(1 for r in records if r.callbacks > 1),
@@ -318,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, value in figures.rows():
         print(f"{name:<{width}}  {value}")
     print(f"driver CPU s: {sum(me.cpu_times()[:2]):.1f}")
+    for stall in figures.stalls[:5]:
+        print(f"given up: {stall}")
     print(
         f"verified against Redis: {figures.moves} moves in {figures.games} games: {figures.lost} lost, "
         f"{figures.doubled} applied twice; {figures.podiums} podium post(s)"

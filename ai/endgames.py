@@ -31,9 +31,11 @@ Not done: First Position and Second Position (they have men, whose distances the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -94,6 +96,15 @@ def _tables(pieces: int) -> _Tables:
         dist, values, offsets = solve(db, max(pieces, 3))
         _SOLVED[max(pieces, 3)] = tables = _Tables(dist, values, offsets, max(pieces, 3))
         return tables
+
+
+def warm_up() -> float:
+    """Compile the distance code, or load it from the cache, and solve the tables of up to three pieces (two kings
+    against one); the seconds it took. Larger tables are solved when first needed (some seconds for five pieces)."""
+    started = time.perf_counter()
+    with contextlib.suppress(NotAnEndingError):  # no databases: the trainer refuses its games, the rest plays on
+        _tables(3)
+    return time.perf_counter() - started
 
 
 def _kings_only(board: Board) -> bool:

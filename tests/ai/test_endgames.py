@@ -4,7 +4,6 @@ of small endings and by playing the endings out."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
@@ -12,6 +11,7 @@ from ai import endgames
 from ai.api import get_level, levels
 from core import Board, Color, Outcome, Termination
 from tests.ai.endgames import solve
+from tests.ai.trainee import shuffle, trainee_best
 
 
 def test_distances_equal_the_independent_solver_for_every_ending_of_kings_of_up_to_three_pieces() -> None:
@@ -47,37 +47,6 @@ def test_positions_outside_the_tables_have_no_distance() -> None:
     assert endgames.distance(Board("B:W20:BK1,K2")) is None  # a man
 
 
-def _trainee_best(board: Board) -> str:
-    """The move that wins the quickest (what a perfect trainee plays)."""
-    start = endgames.distance(board)
-    assert start is not None and start.plies is not None
-    for move in board.legal_moves:
-        board.push(move)
-        after = endgames.distance(board)
-        board.pop()
-        if after is not None and after.value == endgames.LOSS and after.plies == start.plies - 1:
-            return move.text()
-    raise AssertionError(f"no move wins the quickest in {board.fen()}")
-
-
-def _shuffle(board: Board) -> str:
-    """A move that keeps the win but takes nothing, towards the positions seen least: no progress, no repetition."""
-    seen = Counter(board.history_hashes())
-    kept = []
-    for move in board.legal_moves:
-        board.push(move)
-        after = endgames.distance(board)
-        if after is not None and after.value == endgames.LOSS and after.plies:
-            replies = []
-            for reply in board.legal_moves:
-                board.push(reply)
-                replies.append(seen[board.hash])
-                board.pop()
-            kept.append((seen[board.hash] + max(replies), -after.plies, move.text()))
-        board.pop()
-    return min(kept)[2]
-
-
 def _play(fen: str, trainee_move: object) -> Board:
     board = Board(fen)
     defender = get_level(endgames.LEVEL).factory()
@@ -92,7 +61,7 @@ def _play(fen: str, trainee_move: object) -> Board:
 
 def test_perfect_play_converts_two_kings_against_one_in_the_fewest_moves() -> None:
     fen = endgames.setup("two_kings")
-    board = _play(fen, _trainee_best)
+    board = _play(fen, trainee_best)
     assert board.outcome() == Outcome(Termination.NO_PIECES, Color.BLACK)
     review = endgames.review(fen, tuple(m.text() for m in board.move_stack), board.outcome())
     assert review.achieved and review.moves == review.best == 17 and review.slips == ()
@@ -100,7 +69,7 @@ def test_perfect_play_converts_two_kings_against_one_in_the_fewest_moves() -> No
 
 def test_shuffling_kings_ends_by_the_forty_move_rule_and_is_no_conversion() -> None:
     fen = endgames.setup("two_kings")
-    board = _play(fen, _shuffle)
+    board = _play(fen, shuffle)
     assert board.outcome() == Outcome(Termination.MOVE_LIMIT, None)
     review = endgames.review(fen, tuple(m.text() for m in board.move_stack), board.outcome())
     assert not review.achieved and review.ended_by is Termination.MOVE_LIMIT
@@ -109,7 +78,7 @@ def test_shuffling_kings_ends_by_the_forty_move_rule_and_is_no_conversion() -> N
 
 def test_the_defender_delays_the_loss_the_longest() -> None:
     board = Board(endgames.setup("two_kings"))
-    board.push_text(_trainee_best(board))
+    board.push_text(trainee_best(board))
     level = get_level(endgames.LEVEL)
     chosen = level.factory().choose(board, level.default_limits, random.Random())
     lengths = {}
@@ -135,7 +104,7 @@ def test_a_thrown_win_is_reported_as_such() -> None:
                 throwing.append(move.text())
         if throwing:
             break
-        board.push_text(_trainee_best(board))
+        board.push_text(trainee_best(board))
         board.push_text(defender.choose(board, get_level(endgames.LEVEL).default_limits, random.Random(0)).move)
     board.push_text(throwing[0])
     number = len(board.move_stack)

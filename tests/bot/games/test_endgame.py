@@ -1,0 +1,76 @@
+"""``/checkers endgame`` end to end: the trainer's ending set up, played by ``/checkers move`` against the perfect
+defender in the AI workers, and its verdict with the result."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from ai import endgames
+from bot.emulator import Channel, Message, User
+from bot.service import ChannelId, GameId, GuildId, InvalidRequestError, UserId
+from bot.service import User as User_
+from core import Board
+from tests.ai.trainee import shuffle, trainee_best
+from tests.bot.games.conftest import Harness, board_state, game_board, game_thread
+from tests.support import eventually
+
+
+async def _play_out(harness: Harness, user: User, board: Message, choose: Callable[[Board], str]) -> Channel:
+    """Type the trainee's moves (``choose``) with ``/checkers move`` in the game's thread until the game ends."""
+    assert harness.service is not None
+    state = board_state(board)
+    assert state is not None
+    game_id, thread = GameId(state[0]), game_thread(harness, board)
+    for _ in range(200):
+        view = await harness.service.state(game_id)
+        if not view.game.is_active:
+            return thread
+        if view.to_move.id != UserId(str(user.id)):
+            await asyncio.sleep(0.02)  # the defender is thinking
+            continue
+        reply = await harness.command(user, "move", {"move": choose(view.game.board())}, channel=thread)
+        assert not reply.message.content.startswith("⚠"), reply.message.content
+    raise AssertionError("the game did not end")
+
+
+async def _verdict(harness: Harness, thread: Channel) -> str:
+    messages = harness.emulator.messages
+    await eventually(lambda: any("🎓" in m.content for m in messages(thread)), within=10, what="the verdict")
+    return next(m.content for m in messages(thread) if "🎓" in m.content)
+
+
+async def test_two_kings_against_one_converted_from_the_longest_win_against_perfect_defence(harness: Harness) -> None:
+    alice = harness.user("alice")
+    board = await game_board(harness, await harness.command(alice, "endgame", {"ending": "two_kings"}))
+    assert harness.service is not None
+    state = board_state(board)
+    assert state is not None
+    view = await harness.service.state(GameId(state[0]))
+    assert view.fen == endgames.setup("two_kings") and view.game.white.level == endgames.LEVEL
+    assert not view.game.rated
+
+    verdict = await _verdict(harness, await _play_out(harness, alice, board, trainee_best))
+    assert "Converted in 17 moves (the best possible: 17)." in verdict, verdict
+    assert "lost time" not in verdict and "threw" not in verdict
+    assert (await harness.service.state(GameId(state[0]))).game.winner == "black"
+
+
+async def test_shuffling_kings_is_a_failed_conversion_by_the_forty_move_rule(harness: Harness) -> None:
+    alice = harness.user("alice")
+    board = await game_board(harness, await harness.command(alice, "endgame", {"ending": "two_kings"}))
+    verdict = await _verdict(harness, await _play_out(harness, alice, board, shuffle))
+    assert "Not converted (40-move rule)." in verdict, verdict
+    assert "Moves that lost time" in verdict and "threw" not in verdict
+    assert "🏁" in verdict and "40-move rule" in verdict.splitlines()[0]
+
+
+async def test_an_unknown_ending_or_difficulty_is_refused_in_words(harness: Harness) -> None:
+    """Discord offers only the choices; the service refuses anything else itself."""
+    assert harness.service is not None
+    bob = User_(UserId("1"), "bob")
+    for ending, difficulty, words in (("first_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
+        with pytest.raises(InvalidRequestError, match=words):
+            await harness.service.play_endgame(GuildId("1"), ChannelId("2"), bob, ending, difficulty=difficulty)

@@ -15,7 +15,7 @@ from discord import app_commands
 from ai.endgames import DRAW, Review
 from bot.games._dispatch import caller_of
 from bot.games._threads import CommandThread, thread_name
-from bot.i18n import Language, _
+from bot.i18n import Language, _, _p
 from bot.service import GameService, Result
 from core import Termination
 
@@ -49,18 +49,16 @@ def starter(service: GameService, interaction: Interaction, ending: str, difficu
     return start, thread_name(interaction.user.display_name, "AI (endgame)")
 
 
-def _ended_by(lang: Language, termination: Termination | None) -> str:
-    if termination is Termination.MOVE_LIMIT:
-        return lang._("40-move rule")
-    if termination is Termination.REPETITION:
-        return lang._("threefold repetition")
-    if termination is Termination.RESIGNATION:
-        return lang._("resigned")
-    if termination is Termination.TIME:
-        return lang._("out of time")
-    if termination is Termination.AGREEMENT:
-        return lang._("draw agreed")
-    return lang._("game lost")
+_ENDED_BY = {
+    Termination.NO_PIECES: _p("termination", "no pieces"),
+    Termination.NO_MOVES: _p("termination", "no moves"),
+    Termination.REPETITION: _p("termination", "threefold repetition"),
+    Termination.MOVE_LIMIT: _p("termination", "40-move rule"),
+    Termination.AGREEMENT: _p("termination", "draw agreed"),
+    Termination.RESIGNATION: _p("termination", "resignation"),
+    Termination.TIME: _p("termination", "time"),
+}
+"""How a game ended, in the words the result uses (:mod:`bot.service`'s wording of the terminations)."""
 
 
 def review_text(review: Review, lang: Language) -> str:
@@ -75,7 +73,8 @@ def review_text(review: Review, lang: Language) -> str:
             best=review.best,
         )
     else:
-        head = lang._("🎓 Not converted ({reason}).", reason=_ended_by(lang, review.ended_by))
+        reason = lang.say(_ENDED_BY[review.ended_by]) if review.ended_by is not None else "…"
+        head = lang._("🎓 Not converted ({reason}).", reason=reason)
     lines = [head]
     thrown = review.thrown
     if thrown is not None:

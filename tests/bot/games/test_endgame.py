@@ -51,6 +51,8 @@ async def test_two_kings_against_one_converted_from_the_longest_win_against_perf
     view = await harness.service.state(GameId(state[0]))
     assert view.fen == endgames.setup("two_kings") and view.game.white.level == endgames.LEVEL
     assert not view.game.rated
+    refused = (await harness.command(alice, "takeback", channel=game_thread(harness, board))).message
+    assert refused.ephemeral and "no takebacks" in refused.content, refused.content
 
     verdict = await _verdict(harness, await _play_out(harness, alice, board, trainee_best))
     assert "Converted in 17 moves (the best possible: 17)." in verdict, verdict

@@ -1,20 +1,25 @@
-"""The endgame trainer's knowledge: exact distances in endings of kings, the endings it sets, the perfect defender
-that plays them against a person, and the review of how the person did.
+"""The endgame trainer's knowledge: exact distances to the end of the game in small endings, the endings it sets, the
+perfect defender that plays them against a person, and the review of how the person did.
 
-**Distances.** The databases hold win, loss or draw only; :mod:`ai.kernel.distance` solves the kings-only tables of up
-to five pieces again for the number of plies to the end of the game (the winner as quick as it can be, the loser as
-slow), read from the databases' values, in a few seconds the first time a process asks (then kept in memory). A
-position with a man is outside them: the trainer sets endings of kings only (see below for what is not done).
+**Distances.** The databases hold win, loss or draw only; :mod:`ai.kernel.distance` solves their tables again for the
+number of plies to the end of the game (the winner as quick as it can be, the loser as slow), reading the values from
+the databases: every ending of kings of up to five pieces (about 7 s and 20 MB the first time a process needs five
+pieces), and every ending of up to four pieces, men included (about 5 s and 20 MB). Each process solves what it needs
+once and keeps it in memory. Five pieces with men are outside them.
 
-**Endings** (:data:`ENDINGS`), all with Black, the trainee, to move (the tables are indexed from the side to move,
-Black's way up, so a table's position reads as a FEN directly):
+**Endings** (:data:`ENDINGS`), each with the trainee to move:
 
 - ``two_kings``: two kings against one, the longest win there is (33 plies: 17 of Black's moves);
 - ``three_kings``: three kings against two, the longest win there is (67 plies: 34 moves);
+- ``first_position``: First Position as the American Checker Federation sets it (White: a king on 15 and a man on 20;
+  Black: a king on 28 and a man on 12; White to move and win), a win in 81 plies by the databases;
 - ``random``: a won ending of four or five kings (three against one, four against one, three against two) drawn by
   ``seed``, by ``difficulty``: the distance to the win as a share of the longest win of its material, ``easy`` up to a
   third, ``medium`` up to two thirds, ``hard`` beyond (and at least 3 plies, so there is something to play);
 - ``hold_draw``: two kings against three, drawn, to be held: Black must find the moves that keep the draw.
+
+The kings-only endings come from the tables, indexed from the side to move (Black's way up), so a table's position
+reads as a FEN with Black to move.
 
 **The defender** (:class:`EndgamePlayer`, the hidden level ``endgame``) plays the other side perfectly by the
 distances: in a lost position the move that lasts the longest; in a won one (the trainee has thrown the win away and
@@ -26,7 +31,7 @@ rules, as the distances do; the trainee has the 40-move rule against it.
 trainee's moves against the best possible (the distance at the start, in the winner's moves), and the moves that lost
 time (the distance did not go down by two plies a move) or threw the result away.
 
-Not done: First Position and Second Position (they have men, whose distances these tables do not hold).
+Not done: Second Position (as far as we know, its classic setting has more pieces than the databases hold).
 """
 
 from __future__ import annotations
@@ -48,7 +53,9 @@ if TYPE_CHECKING:
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 """A position's value for the side to move."""
-ENDINGS = ("two_kings", "three_kings", "random", "hold_draw")
+ENDINGS = ("two_kings", "three_kings", "first_position", "random", "hold_draw")
+FIRST_POSITION = "W:WK15,20:B12,K28"
+"""First Position, White to move and win (the American Checker Federation's standard positions)."""
 DIFFICULTIES = ("easy", "medium", "hard")
 MOST_PIECES = 5
 LEVEL = "endgame"
@@ -77,24 +84,29 @@ class _Tables:
     most: int
 
 
-_SOLVED: dict[int, _Tables] = {}
+_SOLVED: dict[tuple[int, bool], _Tables] = {}
 _SOLVING = threading.Lock()
+MEN_PIECES = 4
+"""The most pieces of a position with men that the trainer's tables hold (every table of four pieces, with men or
+not, is solved at once: about 5 s and 20 MB; five pieces with men would be 145 million positions)."""
 
 
-def _tables(pieces: int) -> _Tables:
-    """Tables of every kings-only material of up to ``pieces`` pieces (or more, if solved already)."""
+def _tables(pieces: int, *, men: bool = False) -> _Tables:
+    """Tables that hold every position of up to ``pieces`` pieces, of kings only unless ``men`` (or larger ones,
+    if solved already)."""
     with _SOLVING:
-        for most in sorted(_SOLVED):
-            if most >= pieces:
-                return _SOLVED[most]
+        for (most, kings_only), tables in sorted(_SOLVED.items()):
+            if most >= pieces and (not men or not kings_only):
+                return tables
         from ai import egdb
         from ai.kernel.distance import solve
 
+        most = MEN_PIECES if men else max(pieces, 3)
         db = egdb.loaded()
-        if db is None or int(db[0]) < pieces:
+        if db is None or int(db[0]) < most:
             raise NotAnEndingError("the endgame databases are missing")
-        dist, values, offsets = solve(db, max(pieces, 3))
-        _SOLVED[max(pieces, 3)] = tables = _Tables(dist, values, offsets, max(pieces, 3))
+        dist, values, offsets = solve(db, most, kings_only=not men)
+        _SOLVED[most, not men] = tables = _Tables(dist, values, offsets, most)
         return tables
 
 
@@ -107,29 +119,27 @@ def warm_up() -> float:
     return time.perf_counter() - started
 
 
-def _kings_only(board: Board) -> bool:
+def _covered(board: Board) -> bool:
+    """Whether the trainer's tables hold ``board``: kings only, up to five pieces; with men, up to four."""
     pieces = board.black | board.white
-    return (
-        board.variant is AMERICAN
-        and pieces & ~board.kings == 0
-        and 2 <= pieces.bit_count() <= MOST_PIECES
-        and bool(board.black)
-        and bool(board.white)
-    )
+    most = MOST_PIECES if pieces & ~board.kings == 0 else MEN_PIECES
+    return board.variant is AMERICAN and 2 <= pieces.bit_count() <= most and bool(board.black) and bool(board.white)
 
 
 def distance(board: Board) -> Distance | None:
-    """The exact value and distance of ``board`` for the side to move (the draw rules left aside), or None if it is not
-    an ending of kings of up to five pieces (or a game over by the pieces: no pieces or no moves, a loss in 0)."""
+    """The exact value and distance of ``board`` for the side to move (the draw rules left aside), or None if the
+    tables do not hold it (see the module's docstring); a game over by the pieces (no pieces or no moves) is a loss in
+    0."""
     from ai.egdb import LOSS as DB_LOSS
     from ai.egdb import WIN as DB_WIN
     from ai.kernel.distance import locate
 
     if board.variant is AMERICAN and not (board.pieces(board.turn) and board.legal_moves):
         return Distance(LOSS, 0)  # no pieces or no moves: the game is lost
-    if not _kings_only(board):
+    if not _covered(board):
         return None
-    tables = _tables((board.black | board.white).bit_count())
+    pieces = board.black | board.white
+    tables = _tables(pieces.bit_count(), men=bool(pieces & ~board.kings))
     black = board.turn is Color.BLACK
     me, opp = (board.black, board.white) if black else (board.white, board.black)
     at = locate(me, opp, board.kings, black, tables.offsets)
@@ -145,7 +155,7 @@ def distance(board: Board) -> Distance | None:
 
 def is_ending(board: Board) -> bool:
     """Whether the trainer's tables hold ``board``."""
-    return _kings_only(board)
+    return _covered(board)
 
 
 # -- the endings -------------------------------------------------------------------------------------------------------
@@ -233,11 +243,13 @@ def _a_drawn_ending(seed: int) -> str:
 
 def setup(ending: str, difficulty: str = "medium", seed: int = 0) -> str:
     """The FEN an ending of :data:`ENDINGS` starts from (``difficulty`` and ``seed`` choose a ``random`` one, ``seed``
-    a ``hold_draw`` one); Black, the trainee, to move."""
+    a ``hold_draw`` one), the trainee to move."""
     if ending == "two_kings":
         return longest_win(2, 1)
     if ending == "three_kings":
         return longest_win(3, 2)
+    if ending == "first_position":
+        return FIRST_POSITION
     if ending == "random":
         return random_ending(4 + seed % 2, difficulty, seed)
     if ending == "hold_draw":
@@ -255,7 +267,7 @@ def _after(board: Board, move_index: int) -> Distance:
         found = distance(board)
     finally:
         board.pop()
-    if found is None:  # cannot happen from an ending of kings: every move leads to one, or ends the game
+    if found is None:  # cannot happen: every move of an ending the tables hold leads to one, or ends the game
         raise NotAnEndingError(f"{board.fen()} leads out of the trainer's endings")
     return found
 
@@ -291,8 +303,8 @@ class EndgamePlayer:
     """The perfect defender of the trainer's endings (the level ``endgame``)."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
-        if not _kings_only(board):
-            raise NotAnEndingError("the endgame level plays only endings of kings of up to five pieces")
+        if not _covered(board):
+            raise NotAnEndingError("the endgame level plays only endings of up to five kings, or four pieces with men")
         move = board.legal_moves[best_moves(board, rng)[0]]
         return SearchResult(move.text(), pv=(move.text(),), source="solved")
 

@@ -2,9 +2,9 @@
 :mod:`ai.endgames`) from one of its endings, and the review of such a game once it is over.
 
 A training game is an ordinary game against the AI (same pipeline, turn timer, resignation, replay page), unrated
-like every game against the AI; what makes it one is its opponent's level. The trainee plays Black, the side to move in
-every ending. Setting an ending up and reviewing a game read the trainer's distance tables, which a process solves the
-first time it needs them (up to a few seconds), so both run in a thread.
+like every game against the AI; what makes it one is its opponent's level. The trainee plays the side to move (Black,
+but White in First Position). Setting an ending up and reviewing a game read the trainer's distance tables, which a
+process solves the first time it needs them (up to a few seconds), so both run in a thread.
 """
 
 from __future__ import annotations
@@ -90,10 +90,11 @@ class Training:
         place: Place = Place.SERVER,
     ) -> Result:
         """Start a training game: ``ending`` (one of :data:`ENDINGS`; a ``random`` one of ``difficulty``, drawn by
-        ``seed`` or at random) against the perfect defender, the trainee playing Black."""
+        ``seed`` or at random) against the perfect defender, the trainee playing the side to move."""
         seed = self._rng.randrange(1 << 30) if seed is None else seed
         fen = await asyncio.to_thread(_start_position, ending, difficulty, seed)
-        players = models.PlayerRef.human(user), models.PlayerRef.ai(endgames.LEVEL)
+        me, defender = models.PlayerRef.human(user), models.PlayerRef.ai(endgames.LEVEL)
+        players = (me, defender) if fen.startswith("B") else (defender, me)  # the trainee is the side to move
         where, now = (guild_id, channel_id), self._clock()
         options = ("american", fen, None, turn_time, None, place)
         step = _options.ai_game(self._settings, models.GameKind.AI, where, players, now, *options)

@@ -69,10 +69,21 @@ async def test_shuffling_kings_is_a_failed_conversion_by_the_forty_move_rule(har
     assert "🏁" in verdict and "40-move rule" in verdict.splitlines()[0]
 
 
+async def test_in_first_position_the_trainee_plays_white_and_moves_first(harness: Harness) -> None:
+    alice = harness.user("alice")
+    board = await game_board(harness, await harness.command(alice, "endgame", {"ending": "first_position"}))
+    assert harness.service is not None
+    state = board_state(board)
+    assert state is not None
+    view = await harness.service.state(GameId(state[0]))
+    assert view.fen == endgames.FIRST_POSITION and view.game.black.level == endgames.LEVEL
+    assert view.game.white.id == view.to_move.id == UserId(str(alice.id))
+
+
 async def test_an_unknown_ending_or_difficulty_is_refused_in_words(harness: Harness) -> None:
     """Discord offers only the choices; the service refuses anything else itself."""
     assert harness.service is not None
     bob = User_(UserId("1"), "bob")
-    for ending, difficulty, words in (("first_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
+    for ending, difficulty, words in (("second_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
         with pytest.raises(InvalidRequestError, match=words):
             await harness.service.play_endgame(GuildId("1"), ChannelId("2"), bob, ending, difficulty=difficulty)

@@ -21,6 +21,7 @@ from bot.service._events import Result
 from bot.service._ids import ChannelId, GuildId, RequestId
 from bot.service._pipeline import Clock, Pipeline, Room
 from bot.service._places import Place
+from bot.service._ports import GameStore
 from bot.settings import Settings
 from core import Color, Outcome, Termination
 
@@ -71,6 +72,7 @@ class Training:
     """The trainer's actions of :class:`~bot.service.GameService` (which sets these attributes)."""
 
     _pipe: Pipeline
+    _store: GameStore
     _settings: Settings
     _clock: Clock
     _rng: random.Random
@@ -98,7 +100,9 @@ class Training:
         where, now = (guild_id, channel_id), self._clock()
         options = ("american", fen, None, turn_time, None, place)
         step = _options.ai_game(self._settings, models.GameKind.AI, where, players, now, *options)
-        return await self._pipe.open(step, room=room, request=request)
+        result = await self._pipe.open(step, room=room, request=request)
+        await self._store.set_names({user.id: user.name})  # as every game does: its players' names for the pages
+        return result
 
     async def endgame_review(self, game: models.GameState) -> Review | None:
         """:func:`review_of` ``game``, in a thread."""

@@ -10,9 +10,11 @@ import pytest
 
 from ai import endgames
 from bot.emulator import Channel, Message, User
+from bot.games._endgame import review_text
+from bot.i18n import ENGLISH, language
 from bot.service import ChannelId, GameId, GuildId, InvalidRequestError, UserId
 from bot.service import User as User_
-from core import Board
+from core import Board, Termination
 from tests.ai.trainee import shuffle, trainee_best
 from tests.bot.games.conftest import Harness, board_state, game_board, game_thread
 from tests.support import eventually
@@ -87,3 +89,27 @@ async def test_an_unknown_ending_or_difficulty_is_refused_in_words(harness: Harn
     for ending, difficulty, words in (("second_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
         with pytest.raises(InvalidRequestError, match=words):
             await harness.service.play_endgame(GuildId("1"), ChannelId("2"), bob, ending, difficulty=difficulty)
+
+
+def test_the_verdict_names_the_thrown_win_and_the_slow_moves_in_both_languages() -> None:
+    review = endgames.Review(
+        endgames.WIN,
+        achieved=False,
+        moves=12,
+        best=17,
+        ended_by=Termination.MOVE_LIMIT,
+        slips=(endgames.Slip(3, "1-5", 2), endgames.Slip(9, "6-10", None)),
+    )
+    assert review_text(review, ENGLISH).splitlines() == [
+        "🎓 Not converted (40-move rule).",
+        "Move 9, 6-10, threw the win away.",
+        "Moves that lost time (plies lost): 3. 1-5 (+2)",
+    ]
+    assert review_text(review, language("fr")).splitlines()[:2] == [
+        "🎓 Gain non concrétisé (règle des 40 coups).",
+        "Le coup 9, 6-10, a laissé filer la victoire.",
+    ]
+    held = endgames.Review(endgames.DRAW, achieved=True, moves=30, best=None, ended_by=Termination.MOVE_LIMIT, slips=())
+    assert review_text(held, ENGLISH) == "🎓 Draw held."
+    one = endgames.Review(endgames.WIN, achieved=True, moves=1, best=1, ended_by=Termination.NO_PIECES, slips=())
+    assert review_text(one, ENGLISH) == "🎓 Converted in 1 move (the best possible: 1)."

@@ -34,18 +34,23 @@ from ai.kernel.egdb import (
     UNUSED,
     WIN,
     Array,
-    compact,
     expand,
     index_of,
+    oriented,
     position_at,
-    rotate,
     sig_id,
     value_at,
 )
 from ai.kernel.jit import njit, popcount
+from ai.kernel.retro import MAX_PREDECESSORS, predecessors
 from core import AMERICAN
 
 Distances = npt.NDArray[np.int16]
+Work = npt.NDArray[np.int16]
+"""The solving's own rows, by position: :data:`PENDING`, :data:`COUNT`, :data:`LONGEST`."""
+PENDING, COUNT, LONGEST = 0, 1, 2
+"""The level a position settles at as far as is known yet; a lost position's replies not yet settled; the longest
+defence found so far."""
 Values = npt.NDArray[np.uint8]
 NO_DISTANCE = -1
 """The distance of a draw, or of a position not solved."""
@@ -56,15 +61,7 @@ _OPEN = 32000
 def locate(me: int, opp: int, kings: int, black: bool, offsets: Array) -> int:
     """Where a position (ghost-bit bitboards, ``black`` to move) lies in the flat arrays, or -1 if its table was not
     solved."""
-    men = compact(me & ~kings)
-    own_kings = compact(me & kings)
-    their_men = compact(opp & ~kings)
-    their_kings = compact(opp & kings)
-    if not black:
-        men = rotate(men)
-        own_kings = rotate(own_kings)
-        their_men = rotate(their_men)
-        their_kings = rotate(their_kings)
+    men, own_kings, their_men, their_kings = oriented(me, opp, kings, black)
     a = popcount(men)
     b = popcount(own_kings)
     c = popcount(their_men)
@@ -100,9 +97,7 @@ def _start(
     dist: Distances,
     values: Values,
     offsets: Array,
-    pending: Distances,
-    counts: Distances,
-    longest: Distances,
+    work: Work,
 ) -> None:
     """Step 1 for the table ``(a, b, c, d)`` at ``offset`` in the flat arrays."""
     size = _size(a, b, c, d)
@@ -115,9 +110,7 @@ def _start(
         value = value_at(db, base + i) if used else UNUSED
         values[g] = value
         dist[g] = NO_DISTANCE
-        pending[g] = _OPEN
-        counts[g] = 0
-        longest[g] = 0
+        work[PENDING, g] = _OPEN
         if value != WIN and value != LOSS:
             continue
         me = expand(men | kings)
@@ -148,12 +141,12 @@ def _start(
             if values[at] == WIN and dist[at] + 1 > worst:
                 worst = dist[at] + 1
         if value == WIN:
-            pending[g] = best
+            work[PENDING, g] = best
         else:
-            counts[g] = inside
-            longest[g] = worst
+            work[COUNT, g] = inside
+            work[LONGEST, g] = worst
             if inside == 0:
-                pending[g] = worst
+                work[PENDING, g] = worst
 
 
 @njit
@@ -166,53 +159,26 @@ def _tell_predecessors(
     k: t.Constants,
     dist: Distances,
     values: Values,
-    pending: Distances,
-    counts: Distances,
-    longest: Distances,
+    work: Work,
+    found: Array,
 ) -> None:
     """Step 2 for position ``i`` of table ``sig``, settled at ``level``; its predecessors are in the mirror table at
-    ``mirror_offset`` (as in :func:`ai.kernel.retro._tell_predecessors`)."""
+    ``mirror_offset``."""
     men, kings, their_men, their_kings, _ = position_at(i, sig[0], sig[1], sig[2], sig[3])
     won = values[offset + i] == WIN
-    mover = expand(rotate(their_men) | rotate(their_kings))
-    other = expand(rotate(men) | rotate(kings))
-    all_kings = expand(rotate(kings) | rotate(their_kings))
-    empty = k[t.VALID] & ~(mover | other)
-    short = k[t.SHORT]
-    long = k[t.LONG]
-    pieces = mover
-    while pieces:
-        to = pieces & -pieces
-        pieces ^= to
-        king = (to & all_kings) != 0
-        for direction in range(4):
-            if direction >= 2 and not king:
-                break  # a man only moved up, so it came from below
-            shift = short if direction % 2 == 0 else long
-            frm = to >> shift if direction < 2 else to << shift
-            if not frm & empty:
-                continue
-            before = (mover ^ to) | frm
-            before_kings = (all_kings ^ to) | frm if king else all_kings
-            if mg.jumpers(before, other, before_kings, True, k):
-                continue  # a capture was compulsory there: this quiet move was not legal
-            g = mirror_offset + index_of(
-                compact(before & ~before_kings),
-                compact(before & before_kings),
-                compact(other & ~before_kings),
-                compact(other & before_kings),
-            )
-            if dist[g] != NO_DISTANCE:
-                continue
-            if values[g] == WIN and not won:
-                if level + 1 < pending[g]:
-                    pending[g] = level + 1
-            elif values[g] == LOSS and won:
-                counts[g] -= 1
-                if level + 1 > longest[g]:
-                    longest[g] = level + 1
-                if counts[g] == 0:
-                    pending[g] = longest[g]
+    for j in range(predecessors(men, kings, their_men, their_kings, k, found)):
+        g = mirror_offset + found[j]
+        if dist[g] != NO_DISTANCE:
+            continue
+        if values[g] == WIN and not won:
+            if level + 1 < work[PENDING, g]:
+                work[PENDING, g] = level + 1
+        elif values[g] == LOSS and won:
+            work[COUNT, g] -= 1
+            if level + 1 > work[LONGEST, g]:
+                work[LONGEST, g] = level + 1
+            if work[COUNT, g] == 0:
+                work[PENDING, g] = work[LONGEST, g]
 
 
 @njit
@@ -223,11 +189,10 @@ def _levels(
     k: t.Constants,
     dist: Distances,
     values: Values,
-    pending: Distances,
-    counts: Distances,
-    longest: Distances,
+    work: Work,
 ) -> int:
     """Step 2 for the pair of ``sig`` and its mirror; the longest distance found."""
+    found = np.zeros(MAX_PREDECESSORS, dtype=np.int64)
     mirror = (sig[2], sig[3], sig[0], sig[1])
     size = _size(sig[0], sig[1], sig[2], sig[3])
     sides = 1 if mirror == sig else 2
@@ -245,11 +210,11 @@ def _levels(
             table = sig if side == 0 else mirror
             for i in range(size):
                 g = here + i
-                if dist[g] == NO_DISTANCE and pending[g] == level:
+                if dist[g] == NO_DISTANCE and work[PENDING, g] == level:
                     dist[g] = level
                     deepest = level
                     open_ -= 1
-                    _tell_predecessors(i, table, here, there, level, k, dist, values, pending, counts, longest)
+                    _tell_predecessors(i, table, here, there, level, k, dist, values, work, found)
         level += 1
     return deepest
 
@@ -274,9 +239,7 @@ def solve(db: Array, most: int, *, kings_only: bool = True) -> tuple[Distances, 
         total += egdb.table_size(*sig)
     dist = np.full(total, NO_DISTANCE, dtype=np.int16)
     values = np.full(total, UNUSED, dtype=np.uint8)
-    pending = np.zeros(total, dtype=np.int16)
-    counts = np.zeros(total, dtype=np.int16)
-    longest = np.zeros(total, dtype=np.int16)
+    work = np.zeros((3, total), dtype=np.int16)
     done: set[tuple[int, int, int, int]] = set()
     for sig in chosen:
         if sig in done:
@@ -285,9 +248,9 @@ def solve(db: Array, most: int, *, kings_only: bool = True) -> tuple[Distances, 
         done.update((sig, mirror))
         for side in {sig, mirror}:
             where = int(offsets[egdb.signature_id(*side)])
-            _start(*side, where, db, k, dist, values, offsets, pending, counts, longest)
+            _start(*side, where, db, k, dist, values, offsets, work)
         where, there = int(offsets[egdb.signature_id(*sig)]), int(offsets[egdb.signature_id(*mirror)])
-        _levels(sig, where, there, k, dist, values, pending, counts, longest)
+        _levels(sig, where, there, k, dist, values, work)
     return dist, values, offsets
 
 

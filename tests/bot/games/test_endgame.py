@@ -12,7 +12,7 @@ from ai import endgames
 from bot.emulator import Channel, Message, User
 from bot.games._endgame import review_text
 from bot.i18n import ENGLISH, language
-from bot.service import ChannelId, GameId, GuildId, InvalidRequestError, UserId
+from bot.service import ChannelId, GameId, GameView, GuildId, InvalidRequestError, UserId
 from bot.service import User as User_
 from core import Board, Termination
 from tests.ai.trainee import shuffle, trainee_best
@@ -38,6 +38,14 @@ async def _play_out(harness: Harness, user: User, board: Message, choose: Callab
     raise AssertionError("the game did not end")
 
 
+async def _start(harness: Harness, user: User, ending: str) -> tuple[Message, GameView]:
+    """``/checkers endgame ending:<ending>``: the game's board, and the game as the service has it."""
+    board = await game_board(harness, await harness.command(user, "endgame", {"ending": ending}))
+    state = board_state(board)
+    assert state is not None and harness.service is not None
+    return board, await harness.service.state(GameId(state[0]))
+
+
 async def _verdict(harness: Harness, thread: Channel) -> str:
     messages = harness.emulator.messages
     await eventually(lambda: any("🎓" in m.content for m in messages(thread)), within=10, what="the verdict")
@@ -46,11 +54,7 @@ async def _verdict(harness: Harness, thread: Channel) -> str:
 
 async def test_two_kings_against_one_converted_from_the_longest_win_against_perfect_defence(harness: Harness) -> None:
     alice = harness.user("alice")
-    board = await game_board(harness, await harness.command(alice, "endgame", {"ending": "two_kings"}))
-    assert harness.service is not None
-    state = board_state(board)
-    assert state is not None
-    view = await harness.service.state(GameId(state[0]))
+    board, view = await _start(harness, alice, "two_kings")
     assert view.fen == endgames.setup("two_kings") and view.game.white.level == endgames.LEVEL
     assert not view.game.rated
     refused = (await harness.command(alice, "takeback", channel=game_thread(harness, board))).message
@@ -59,7 +63,8 @@ async def test_two_kings_against_one_converted_from_the_longest_win_against_perf
     verdict = await _verdict(harness, await _play_out(harness, alice, board, trainee_best))
     assert "Converted in 17 moves (the best possible: 17)." in verdict, verdict
     assert "lost time" not in verdict and "threw" not in verdict
-    assert (await harness.service.state(GameId(state[0]))).game.winner == "black"
+    assert harness.service is not None
+    assert (await harness.service.state(view.id)).game.winner == "black"
 
 
 async def test_shuffling_kings_is_a_failed_conversion_by_the_forty_move_rule(harness: Harness) -> None:
@@ -73,11 +78,7 @@ async def test_shuffling_kings_is_a_failed_conversion_by_the_forty_move_rule(har
 
 async def test_in_first_position_the_trainee_plays_white_and_moves_first(harness: Harness) -> None:
     alice = harness.user("alice")
-    board = await game_board(harness, await harness.command(alice, "endgame", {"ending": "first_position"}))
-    assert harness.service is not None
-    state = board_state(board)
-    assert state is not None
-    view = await harness.service.state(GameId(state[0]))
+    _, view = await _start(harness, alice, "first_position")
     assert view.fen == endgames.FIRST_POSITION and view.game.black.level == endgames.LEVEL
     assert view.game.white.id == view.to_move.id == UserId(str(alice.id))
 

@@ -16,7 +16,7 @@ from ai import endgames
 from bot.i18n import _
 from bot.service import _models as models
 from bot.service import _options
-from bot.service._errors import InvalidRequestError, rules_text
+from bot.service._errors import InvalidRequestError
 from bot.service._events import Result
 from bot.service._ids import ChannelId, GuildId, RequestId
 from bot.service._pipeline import Clock, Pipeline, Room
@@ -42,8 +42,10 @@ def _start_position(ending: str, difficulty: str, seed: int) -> str:
         raise InvalidRequestError(_("choose a difficulty: {choices}", choices=", ".join(DIFFICULTIES)))
     try:
         return endgames.setup(ending, difficulty, seed)
-    except endgames.NotAnEndingError as exc:
-        raise InvalidRequestError(rules_text(exc)) from None
+    except endgames.NotAnEndingError:  # the ending and difficulty are known: only the databases can be missing
+        raise InvalidRequestError(
+            _("the endgame databases are missing here: the trainer cannot set its endings")
+        ) from None
 
 
 def outcome_of(game: models.GameState) -> Outcome | None:

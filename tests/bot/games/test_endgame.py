@@ -83,13 +83,22 @@ async def test_in_first_position_the_trainee_plays_white_and_moves_first(harness
     assert view.game.white.id == view.to_move.id == UserId(str(alice.id))
 
 
-async def test_an_unknown_ending_or_difficulty_is_refused_in_words(harness: Harness) -> None:
-    """Discord offers only the choices; the service refuses anything else itself."""
+async def test_an_unknown_ending_or_difficulty_or_no_databases_is_refused_in_words(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord offers only the choices; the service refuses anything else itself, and says when it has no databases."""
     assert harness.service is not None
     bob = User_(UserId("1"), "bob")
     for ending, difficulty, words in (("second_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
         with pytest.raises(InvalidRequestError, match=words):
             await harness.service.play_endgame(GuildId("1"), ChannelId("2"), bob, ending, difficulty=difficulty)
+
+    def missing(*_: object) -> str:
+        raise endgames.NotAnEndingError("the endgame databases are missing")
+
+    monkeypatch.setattr(endgames, "setup", missing)
+    reply = await harness.command(harness.user("bob"), "endgame", {"ending": "two_kings"})
+    assert reply.message.ephemeral and "databases are missing" in reply.message.content, reply.message.content
 
 
 def test_the_verdict_names_the_thrown_win_and_the_slow_moves_in_both_languages() -> None:

@@ -4,8 +4,9 @@ perfect defender that plays them against a person, and the review of how the per
 **Distances.** The databases hold win, loss or draw only; :mod:`ai.kernel.distance` solves their tables again for the
 number of plies to the end of the game (the winner as quick as it can be, the loser as slow), reading the values from
 the databases: every ending of kings of up to five pieces (about 7 s and 20 MB the first time a process needs five
-pieces), and every ending of up to four pieces, men included (about 5 s and 20 MB). Each process solves what it needs
-once and keeps it in memory. Five pieces with men are outside them.
+pieces), and every ending of up to four pieces, men included (about 5 s and 20 MB). Each process keeps what it needs in
+memory; the first on a machine to solve a set caches it in a file beside numba's compiled code, which the others read
+(:func:`_solved`). Five pieces with men are outside them.
 
 **Endings** (:data:`ENDINGS`), each with the trainee to move:
 
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import random
 import threading
 import time
@@ -99,15 +101,36 @@ def _tables(pieces: int, *, men: bool = False) -> _Tables:
             if most >= pieces and (not men or not kings_only):
                 return tables
         from ai import egdb
-        from ai.kernel.distance import solve
 
         most = MEN_PIECES if men else max(pieces, 3)
         db = egdb.loaded()
         if db is None or int(db[0]) < most:
             raise NotAnEndingError("the endgame databases are missing")
-        dist, values, offsets = solve(db, most, kings_only=not men)
-        _SOLVED[most, not men] = tables = _Tables(dist, values, offsets, most)
+        _SOLVED[most, not men] = tables = _solved(db, most, kings_only=not men)
         return tables
+
+
+def _solved(db: Array, most: int, *, kings_only: bool) -> _Tables:
+    """The tables of :func:`ai.kernel.distance.solve`, from the cache file the first solving on this machine wrote
+    (beside numba's compiled code, named after the databases' checksum), else solved and written there."""
+    import hashlib
+
+    import numpy as np
+
+    from ai.kernel.cache import cache_dir
+    from ai.kernel.distance import solve
+
+    digest = hashlib.blake2b(db.tobytes(), digest_size=8).hexdigest()
+    path = cache_dir() / "distances" / f"{'kings' if kings_only else 'all'}-{most}-{digest}.npz"
+    with contextlib.suppress(OSError, ValueError, KeyError), np.load(path) as saved:
+        return _Tables(saved["dist"], saved["values"], saved["offsets"], most)
+    dist, values, offsets = solve(db, most, kings_only=kings_only)
+    with contextlib.suppress(OSError):  # a cache that cannot be written is solved again next time
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")
+        np.savez(partial, dist=dist, values=values, offsets=offsets)
+        partial.replace(path)  # a reader never sees half a file
+    return _Tables(dist, values, offsets, most)
 
 
 def warm_up() -> float:

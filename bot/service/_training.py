@@ -3,8 +3,9 @@
 
 A training game is an ordinary game against the AI (same pipeline, turn timer, resignation, replay page), unrated
 like every game against the AI; what makes it one is its opponent's level. The trainee plays the side to move (Black,
-but White in First Position). Setting an ending up and reviewing a game read the trainer's distance tables, which a
-process solves the first time it needs them (up to a few seconds), so both run in a thread.
+but White in First Position). Setting an ending up and reviewing a game read the trainer's distance tables, which the
+first process on a machine solves (up to a few seconds) and caches for the others, so both run in a thread; setting up
+reads the tables of the start position, so the AI workers find them cached at the defender's first move.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bot.service._pipeline import Clock, Pipeline, Room
 from bot.service._places import Place
 from bot.service._ports import GameStore
 from bot.settings import Settings
-from core import Color, Outcome, Termination
+from core import Board, Color, Outcome, Termination
 
 ENDINGS = endgames.ENDINGS
 DIFFICULTIES = endgames.DIFFICULTIES
@@ -41,7 +42,9 @@ def _start_position(ending: str, difficulty: str, seed: int) -> str:
     if difficulty not in DIFFICULTIES:
         raise InvalidRequestError(_("choose a difficulty: {choices}", choices=", ".join(DIFFICULTIES)))
     try:
-        return endgames.setup(ending, difficulty, seed)
+        fen = endgames.setup(ending, difficulty, seed)
+        endgames.distance(Board(fen))  # the tables the defender reads, solved (and cached) before its first move
+        return fen
     except endgames.NotAnEndingError:  # the ending and difficulty are known: only the databases can be missing
         raise InvalidRequestError(
             _("the endgame databases are missing here: the trainer cannot set its endings")

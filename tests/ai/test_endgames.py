@@ -4,6 +4,7 @@ of small endings and by playing the endings out."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +166,17 @@ def test_the_defender_is_hidden_and_refuses_other_positions() -> None:
         get_level(endgames.LEVEL).factory().choose(Board(), get_level(endgames.LEVEL).default_limits, random.Random())
     with pytest.raises(endgames.NotAnEndingError):
         endgames.setup("second_position")
+
+
+def test_solved_tables_are_cached_on_disk_and_a_damaged_cache_is_solved_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(endgames, "_SOLVED", {})
+    board = Board(endgames.setup("two_kings"))
+    assert endgames.distance(board) == endgames.Distance(endgames.WIN, 33)
+    [cached] = tmp_path.glob("kernel-*/distances/kings-3-*.npz")
+    cached.write_bytes(b"not a cache")
+    monkeypatch.setattr(endgames, "_SOLVED", {})
+    assert endgames.distance(board) == endgames.Distance(endgames.WIN, 33)
+    assert cached.stat().st_size > 100_000, "solved again and written again"

@@ -29,7 +29,7 @@ from discord.ext import commands
 
 from bot.games import DYNAMIC_ITEMS, CommandTranslator, GamesCog, TournamentCog
 from bot.metrics import Metrics
-from bot.public import game_path, leaderboard_path, public_url, tournament_path
+from bot.public import game_path, leaderboard_path, public_url, puzzle_path, tournament_path
 from bot.service import Event, EventSink, GameId, GameService, GameView, GuildId, ServiceError, TournamentId
 from bot.settings import Settings
 
@@ -112,6 +112,9 @@ class PublicPages:
     def tournament(self, tournament_id: TournamentId) -> str | None:
         return self._url(tournament_path(tournament_id))
 
+    def puzzle(self, puzzle_id: str) -> str | None:
+        return self._url(puzzle_path(puzzle_id))
+
     def _url(self, path: str) -> str | None:
         return public_url(self.base_url, path) if self.base_url else None
 
@@ -167,7 +170,7 @@ class KingMeBot(commands.Bot):
         await self.add_cog(self.tournaments)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.relay is not None:
-            self._sinks = FrontEnds((self.games.events, self.tournaments.news))
+            self._sinks = FrontEnds((self.games.events, self.tournaments.news, self.games.puzzles))
             self.relay.attach(self._sinks)
         await self.tree.set_translator(CommandTranslator())  # the commands in every language of the catalogue
         await self._sync_commands()

@@ -3,10 +3,13 @@
 
 from bot.games._announce import PublicLinks
 from bot.games._cog import GamesCog, command_list
-from bot.games._components import DYNAMIC_ITEMS
+from bot.games._components import DYNAMIC_ITEMS as GAME_ITEMS
 from bot.games._locale import CommandTranslator
+from bot.games._puzzle_components import PUZZLE_ITEMS
 from bot.games._theme import UNICODE, Theme, TileTheme
 from bot.games._tournament_cog import TournamentCog, tournament_commands
+
+DYNAMIC_ITEMS = GAME_ITEMS + PUZZLE_ITEMS
 
 __all__ = [
     "DYNAMIC_ITEMS",

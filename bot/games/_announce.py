@@ -65,6 +65,8 @@ class PublicLinks(Protocol):
 
     def leaderboard(self, guild_id: GuildId | None, variant: str) -> str | None: ...
 
+    def puzzle(self, puzzle_id: str) -> str | None: ...
+
 
 class Announcer:
     """An :class:`~bot.service.EventSink` that shows the service's events in Discord."""

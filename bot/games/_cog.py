@@ -52,6 +52,7 @@ from bot.games._handlers import CogClicks
 from bot.games._keeper import BoardKeeper, Where
 from bot.games._locale import channel_language, user_language
 from bot.games._messages import MENTIONS, Refusal
+from bot.games._puzzle_cog import PuzzleCommands, PuzzleHandlers
 from bot.games._render import (
     challenge_content,
     thread_notice,
@@ -106,6 +107,7 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         """``/checkers analyse`` and the clicks on a review's components."""
         self.clicks = CogClicks(service, self.boards, self.events, self.reviews, game_threads=settings.game_threads)
         """What a click on a component does (the dispatcher runs it)."""
+        self.puzzles = PuzzleHandlers(bot, service, self.themes, self.finder, links)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -278,6 +280,8 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
     @app_commands.command(description=_("Play a move by typing it, e.g. 11-15 or 15x24"))
     @app_commands.describe(move=_("Your move: 11-15 or f6-e5, a capture 15x24 or e5xc3, a multi-jump 1x10x19"))
     async def move(self, interaction: Interaction, move: app_commands.Range[str, 1, 60]) -> None:
+        if await self.puzzles.typed_move(interaction, move):  # a puzzle going, and no game of theirs here
+            return
         def call(view: GameView, me: Caller) -> Awaitable[Result]:
             return self.service.move(view.id, me.guild, me.user, move.strip(), request=me.request)
 
@@ -296,8 +300,10 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
         try:
             view = await self.finder.game_here(interaction, mine=True)
         except (Refusal, ServiceError):
-            return []
+            return await self.puzzles.move_choices(interaction, current)  # no game here: the puzzle's, if any
         return move_choices(view, caller_id(interaction), current)
+
+    puzzle, daily = PuzzleCommands.puzzle, PuzzleCommands.daily  # in the list here, after move
 
     @app_commands.command(description=_("Show the board of this channel's game"))
     @app_commands.describe(text=_("A plain-text board and the legal moves, for screen readers (only you see it)"))

@@ -44,6 +44,14 @@ def summary(data: PersonalData, lang: Language = ENGLISH) -> str:
     lines.append(
         lang._("• Ratings on {ladders}; records against the AI on {levels}", ladders=ladders, levels=data.bot_records)
     )
+    if data.puzzles:
+        lines.append(
+            lang._n(
+                "• {count} puzzle tried, with your puzzle rating",
+                "• {count} puzzles tried, with your puzzle rating",
+                data.puzzles,
+            )
+        )
     games = lang._n("{count} game in progress", "{count} games in progress", data.active_games)
     challenges = lang._n("{count} pending challenge", "{count} pending challenges", data.pending_challenges)
     lines.append(f"• {games}, {challenges}")

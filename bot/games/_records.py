@@ -11,6 +11,7 @@ import discord
 from bot.games._announce import PublicLinks
 from bot.games._dispatch import as_user, guild_of
 from bot.games._locale import user_language
+from bot.games._puzzle_view import puzzle_field
 from bot.games._render import history_line, stats_embed
 from bot.games._respond import send, within_deadline
 from bot.service import GameService
@@ -27,6 +28,7 @@ async def stats(
     async def work() -> list[discord.Embed]:
         name, lang = target.display_name, user_language(interaction)  # the store knows the names of players only
         everyone = stats_embed(await service.stats(as_user(target.id), variant, None), True, name, lang)
+        puzzle_field(everyone, await service.puzzles.player(as_user(target.id)), lang)
         if guild is None:
             return [everyone]
         here = await service.stats(as_user(target.id), variant, guild)

@@ -4,6 +4,7 @@ files, the page not found, and the answer when the store is unavailable (503 wit
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final
@@ -101,3 +102,12 @@ async def store_unavailable(
         answer.headers["Retry-After"] = str(RETRY_AFTER)
         answer.headers["Cache-Control"] = "no-store"
         return answer
+
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` (so no text can end the
+    element or open a comment) and no U+2028/U+2029 (line ends to older JavaScript), each written as its escape."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)

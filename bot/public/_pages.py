@@ -7,7 +7,6 @@ through the game service; nothing here writes.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Final
 
@@ -22,9 +21,11 @@ from bot.public._layout import (
     leaderboard_path,
     not_found,
     page,
+    script_json,
     static_url,
     store_unavailable,
 )
+from bot.public._puzzle_page import puzzle_routes
 from bot.public._replay import replay
 from bot.public._tournament_page import tournament_routes
 from bot.service import (
@@ -61,6 +62,7 @@ def register_public_routes(app: web.Application, service: GameService) -> None:
             web.get(f"/games/{_GAME}.json", game_json),
             web.get(f"/games/{_GAME}", game_html),
             *tournament_routes(),
+            *puzzle_routes(),
             STATIC.route(),
         ]
     )
@@ -195,15 +197,6 @@ async def _game_data(request: web.Request, game: GameState, pdn: str) -> dict[st
         "replay": positions,
         "review": review.as_json() if review is not None else None,
     }
-
-
-_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
-def script_json(data: object) -> str:
-    """``data`` as JSON that is safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` (so no text can end the
-    element or open a comment) and no U+2028/U+2029 (line ends to older JavaScript), each written as its escape."""
-    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)
 
 
 async def game_html(request: web.Request) -> web.Response:

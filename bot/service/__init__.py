@@ -1,6 +1,7 @@
 """The game service: King Me's games, independent of any front end (Discord, HTTP, the local sandbox)."""
 
 from bot.service._arena import ArenaWaiting, arena_points, arena_round, arena_scores, pair_arena
+from bot.service._daily import DailyDay, DailyPuzzlePosted, DailyPuzzles, DailyStanding, day_of
 from bot.service._errors import (
     AlreadyDoneError,
     AlreadyPlayingError,
@@ -100,6 +101,9 @@ from bot.service._ports import (
     TournamentRecords,
 )
 from bot.service._privacy import DELETED_NAME, Erasure, PersonalData, Tidying, Tidyings
+from bot.service._puzzle_model import PuzzlePlayer, PuzzleSession, PuzzleStatus
+from bot.service._puzzle_ports import DailyRecords, PuzzleOutcome, PuzzleRecords
+from bot.service._puzzles import Puzzles, puzzle_start_rating, rated_outcome
 from bot.service._review import Analysis, ReviewBusyError, ReviewUnavailableError
 from bot.service._round_robin import berger_table, pair_round_robin
 from bot.service._seasons import Season, Seasons
@@ -164,6 +168,11 @@ __all__ = [
     "ChannelBusyError",
     "ChannelId",
     "CommitConflict",
+    "DailyDay",
+    "DailyPuzzlePosted",
+    "DailyPuzzles",
+    "DailyRecords",
+    "DailyStanding",
     "DrawDeclined",
     "DrawOffered",
     "DrawWithdrawn",
@@ -211,6 +220,12 @@ __all__ = [
     "PlayerRef",
     "PlayerStats",
     "PositionChangedError",
+    "PuzzleOutcome",
+    "PuzzlePlayer",
+    "PuzzleRecords",
+    "PuzzleSession",
+    "PuzzleStatus",
+    "Puzzles",
     "Quotas",
     "RateBuckets",
     "RateLimitedError",
@@ -266,6 +281,7 @@ __all__ = [
     "arena_scores",
     "ballot_of",
     "berger_table",
+    "day_of",
     "duration",
     "end_text",
     "is_ai_id",
@@ -273,6 +289,8 @@ __all__ = [
     "pair_arena",
     "pair_round_robin",
     "pair_swiss",
+    "puzzle_start_rating",
+    "rated_outcome",
     "replayed",
     "round_ballot",
     "rules_text",

@@ -15,6 +15,7 @@ from ai.review import GameReview
 from bot.service._events import Event
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, RequestId, TournamentId, UserId
 from bot.service._models import Challenge, GameState, GameView, MessageRef, Rating
+from bot.service._puzzle_ports import PuzzleRecords
 from bot.service._tournament_record import TournamentRecord
 
 
@@ -385,6 +386,7 @@ class GameStore(
     RateBuckets,
     Marks,
     TournamentRecords,
+    PuzzleRecords,
     Protocol,
 ):
     """Durable games, challenges, indexes and ratings: every port above, in one store (the Redis store implements

@@ -52,11 +52,13 @@ class PersonalData:
     """(scope, variant, rating) of every ladder the user has a rating on."""
     bot_records: int
     """Ladders (scope and variant) with a record against the AI."""
+    puzzles: int = 0
+    """Puzzles given to the user (with their puzzle rating, votes, own puzzles and daily results)."""
 
     @property
     def empty(self) -> bool:
         shown = (self.name, self.active_games, self.pending_challenges, self.finished_games, self.ratings)
-        return not any(shown) and not self.bot_records
+        return not any(shown) and not self.bot_records and not self.puzzles
 
 
 @dataclass(frozen=True)

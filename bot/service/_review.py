@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ai.api import GameInput
@@ -48,9 +49,16 @@ class Analysis:
 class Reviews:
     """Computes, stores and reads back the reviews of finished games."""
 
-    def __init__(self, store: ReviewRecords, reviewer: GameReviewer | None) -> None:
+    def __init__(
+        self,
+        store: ReviewRecords,
+        reviewer: GameReviewer | None,
+        on_review: Callable[[GameState, GameReview], Awaitable[None]] | None = None,
+    ) -> None:
         self._store = store
         self._reviewer = reviewer
+        self._on_review = on_review
+        """Hears each review once, when it is first stored (the blunders become their players' own puzzles)."""
         self._running: dict[str, asyncio.Task[GameReview]] = {}
         """Game id -> its review being computed."""
         self._requesters: set[str] = set()
@@ -108,4 +116,10 @@ class Reviews:
             if exc.tag == "exists":  # another process stored its review first: everyone gets that one
                 return await self.stored(game.id) or review
             log.info("game %s was deleted during its review; the review is not kept", game.id)
+            return review
+        if self._on_review is not None:
+            try:
+                await self._on_review(game, review)
+            except Exception:  # the review is stored and given out all the same
+                log.exception("what follows the review of game %s failed", game.id)
         return review

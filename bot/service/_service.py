@@ -19,6 +19,7 @@ from bot.i18n import _
 from bot.service import _models as models
 from bot.service import _options, _transitions
 from bot.service._challenges import Challenges, accepted_game
+from bot.service._daily import DailyPuzzles
 from bot.service._errors import ServiceError, UnknownGameError
 from bot.service._events import Result
 from bot.service._ids import ChallengeId, ChannelId, GameId, GuildId, MessageId, RequestId, UserId
@@ -37,6 +38,7 @@ from bot.service._ports import (
     NullSink,
 )
 from bot.service._privacy import Erasure, PersonalData, Privacy, Tidyings
+from bot.service._puzzles import Puzzles
 from bot.service._queries import Queries
 from bot.service._review import Reviews
 from bot.service._seasons import Seasons
@@ -90,7 +92,11 @@ class GameService(Queries, Notes, Training):
         self._privacy = Privacy(store, clock)
         self.tidyings = Tidyings(store)
         """The erasures whose posts a front end is still editing (:class:`~bot.service._privacy.Tidying`)."""
-        self._reviews = Reviews(store, reviewer)
+        self.daily = DailyPuzzles(store, clock)
+        """The servers' daily puzzles (:mod:`bot.service._daily`), posted by the sweep."""
+        self.puzzles = Puzzles(store, clock, self._rng, self.daily)
+        """Puzzles, one person's at a time (:mod:`bot.service._puzzles`)."""
+        self._reviews = Reviews(store, reviewer, self.puzzles.from_review)
         self.seasons = Seasons(store, clock)
         """The servers' seasons (:mod:`bot.service._seasons`)."""
         self.tournaments = Tournaments(store, self._pipe, self._settings, clock, self._sink)
@@ -390,12 +396,14 @@ class GameService(Queries, Notes, Training):
 
     async def personal_data(self, user_id: UserId) -> PersonalData:
         """What King Me stores about a user (``/checkers privacy``)."""
-        return await self._privacy.report(user_id)
+        return replace(await self._privacy.report(user_id), puzzles=await self.puzzles.stored(user_id))
 
     async def erase_personal_data(self, user_id: UserId) -> Erasure:
         """Delete what King Me stores about a user and anonymise their finished games (see :mod:`._privacy`); refused
         while they have a game in progress or a pending challenge."""
-        return await self._privacy.erase(user_id)
+        erasure = await self._privacy.erase(user_id)
+        await self.puzzles.erase(user_id)  # their puzzles, rating, votes and daily results
+        return erasure
 
     # -- background work ------------------------------------------------------------------------------------------
 
@@ -427,6 +435,8 @@ class GameService(Queries, Notes, Training):
             if deleted := await self._privacy.delete_finished(cutoff, limit):
                 log.info("deleted %d finished games older than GAME_RETENTION_DAYS", deleted)
         await self.tournaments.sweep()
+        for post in await self.daily.due():  # each server's daily puzzle once its hour has come
+            await self._sink.publish(None, [post])
         return results
 
     async def _remember(self, *users: User | None) -> None:

@@ -15,11 +15,14 @@ a result that a stopped process did not record is recorded by the next sweep of 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import random
 from collections.abc import Callable, Sequence
 
 from bot.i18n import _
+from bot.locks import KeyedLocks
 from bot.service import _options
 from bot.service._errors import (
     AlreadyPlayingError,
@@ -55,6 +58,8 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 DEFAULT_RATING = 1500
+CONFLICT_PAUSE = 0.02
+"""Seconds (at most, doubled after each conflict) a change waits before it tries again after another process's."""
 AI_RATINGS = {"easy": 1000, "medium": 1450, "hard": 1700, "master": 1850}
 """A seed rating for AI entrants (close enough for seeding)."""
 
@@ -68,6 +73,7 @@ class Tournaments:
         self._settings = settings
         self._clock = clock
         self._runner = TournamentRunner(store, pipe, clock, sink)
+        self._changing = KeyedLocks()
 
     @property
     def rooms(self) -> RoomMaker | None:
@@ -286,12 +292,16 @@ class Tournaments:
         self, tournament_id: TournamentId, change: Callable[[TournamentRecord], TournamentRecord]
     ) -> TournamentRecord:
         """Apply ``change`` to the stored tournament by compare-and-set, reading it again when another process
-        changed it first."""
-        for _attempt in range(ATTEMPTS):
-            record = await self.get(tournament_id)
-            try:
-                return await self._store.save_tournament(record, change(record))
-            except CommitConflict as exc:
-                if exc.tag != "version":
-                    raise refusal(exc.tag, self._settings) from None
+        changed it first. This process's changes of one tournament are made one at a time (sixty Join clicks at once
+        would otherwise overtake each other until some gave up), and another process's are waited out a little
+        longer after each conflict."""
+        async with self._changing.hold(tournament_id):
+            for attempt in range(ATTEMPTS):
+                record = await self.get(tournament_id)
+                try:
+                    return await self._store.save_tournament(record, change(record))
+                except CommitConflict as exc:
+                    if exc.tag != "version":
+                        raise refusal(exc.tag, self._settings) from None
+                await asyncio.sleep(random.uniform(0, CONFLICT_PAUSE * 2**attempt))
         raise busy()

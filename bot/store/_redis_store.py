@@ -77,6 +77,7 @@ from bot.service import (
 )
 from bot.store._connection import unavailable_as_service_error
 from bot.store._redis_base import CLOSED_ROOM_TTL, NAMESPACE, RATING_FIELDS, Commit, awaitable, decoded, number
+from bot.store._redis_puzzles import RedisDaily, RedisPuzzles
 from bot.store._redis_records import RedisRecords
 from bot.store._redis_tournaments import RedisTournaments
 
@@ -84,7 +85,7 @@ __all__ = ["NAMESPACE", "RedisGameStore"]
 
 
 @unavailable_as_service_error
-class RedisGameStore(RedisRecords, RedisTournaments):
+class RedisGameStore(RedisRecords, RedisTournaments, RedisPuzzles, RedisDaily):
     """:class:`bot.service.GameStore` on a ``redis.asyncio.Redis`` client (bytes or decoded replies): the games,
     challenges and their indexes here, the other records in :class:`~bot.store._redis_records.RedisRecords`."""
 

@@ -24,6 +24,8 @@ COMMANDS: dict[str, list[str]] = {
     "play": ["level", "colour", "variant", "position", "think"],
     "challenge": ["opponent", "variant", "turn_time", "position"],
     "move": ["move"],
+    "puzzle": ["source"],
+    "daily": ["channel", "hour", "stop"],
     "board": ["text"],
     "resign": [],
     "draw": [],

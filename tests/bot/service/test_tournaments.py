@@ -405,3 +405,13 @@ async def test_games_ending_at_once_in_one_process_open_each_next_game_once(
     assert len(rooms) == 4 and set(rooms.values()) == {1}, f"a room per game, once each: {rooms}"
     started = [e.game_id for e in events.events if isinstance(e, GameStarted) and e.game_id is not None]
     assert sorted(started) == sorted(rooms), "each game shown once"
+
+
+async def test_sixty_joins_at_once_all_enter(make_service: ServiceFactory) -> None:
+    """A crowd clicks Join the moment the announcement appears: every one of them enters, none is told to try again."""
+    service = make_service()
+    tid = (await service.tournaments.create(GUILD, CHANNEL, ANN, max_players=64, name="Rush")).id
+    crowd = [User(1000 + i, f"J{i}") for i in range(60)]
+    await asyncio.gather(*(service.tournaments.join(tid, person) for person in crowd))
+    record = await service.tournaments.get(tid)
+    assert len(record.entrants) == 61 and set(record.entrants) >= {UserId(str(p.id)) for p in crowd}

@@ -3,14 +3,15 @@
 
 The types live in :mod:`ai.player` and the registry in :mod:`ai.levels`; this module gathers them for callers outside
 ``ai/`` and adds the one call that turns plain, picklable data into a move. A worker process calls :func:`warm_up` when
-it starts, so that the compiled search kernel is ready before the first move.
+it starts, so that the compiled search kernel (and the endgame trainer's distances of up to three pieces) is ready
+before the first move.
 """
 
 from __future__ import annotations
 
 import random
 
-from ai.kernel import warm_up
+from ai import endgames, kernel
 from ai.levels import Level, UnknownLevelError, get_level, levels, merge_limits, register
 from ai.player import GameInput, Limits, Player, SearchResult
 from ai.strength import Measurement, measured
@@ -31,6 +32,12 @@ __all__ = [
     "register",
     "warm_up",
 ]
+
+
+def warm_up() -> float:
+    """Compile the search kernel and the endgame trainer's distances, or load them from the on-disk cache (call once
+    when a worker process starts); the seconds it took."""
+    return kernel.warm_up() + endgames.warm_up()
 
 
 def choose_move(level: str, game: GameInput, limits: Limits | None = None, seed: int = 0) -> SearchResult:

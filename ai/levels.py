@@ -20,6 +20,8 @@ from typing import Any
 
 from ai.alphabeta import CautiousPlayer, GreedyPlayer, MediumPlayer
 from ai.book import WithBook
+from ai.endgames import LEVEL as ENDGAME_LEVEL
+from ai.endgames import EndgamePlayer
 from ai.iterative import SteadyPlayer
 from ai.kernel import KernelPlayer
 from ai.learners import FrozenPlayer, WeightsFileError, read_weights
@@ -177,3 +179,12 @@ ratings, so a new measurement reorders the menus by itself). How each works is i
 
 for _level in BUILT_IN:
     register(_level)
+register(
+    Level(
+        ENDGAME_LEVEL,
+        "Defends endings of kings perfectly, from the endgame databases.",
+        EndgamePlayer,
+        max_time=1.0,
+        hidden=True,  # the endgame trainer's defender: it plays only the trainer's endings (ai.endgames)
+    )
+)

@@ -132,18 +132,23 @@ def value_at(db: Array, position: int) -> int:
 
 
 @njit
-def probe(me: int, opp: int, kings: int, black: bool, db: Array) -> int:
-    """The value of a position of English draughts (ghost-bit bitboards, as the search holds it) for the side to move,
-    or :data:`UNKNOWN` if ``db`` has no table for its material."""
+def oriented(me: int, opp: int, kings: int, black: bool) -> tuple[int, int, int, int]:
+    """A position of ghost-bit bitboards (``black`` to move) as the square masks a table indexes: ``(men, kings, their
+    men, their kings)``, turned so that the side to move moves up."""
     men = compact(me & ~kings)
     own_kings = compact(me & kings)
     their_men = compact(opp & ~kings)
     their_kings = compact(opp & kings)
     if not black:
-        men = rotate(men)
-        own_kings = rotate(own_kings)
-        their_men = rotate(their_men)
-        their_kings = rotate(their_kings)
+        return rotate(men), rotate(own_kings), rotate(their_men), rotate(their_kings)
+    return men, own_kings, their_men, their_kings
+
+
+@njit
+def probe(me: int, opp: int, kings: int, black: bool, db: Array) -> int:
+    """The value of a position of English draughts (ghost-bit bitboards, as the search holds it) for the side to move,
+    or :data:`UNKNOWN` if ``db`` has no table for its material."""
+    men, own_kings, their_men, their_kings = oriented(me, opp, kings, black)
     a = popcount(men)
     b = popcount(own_kings)
     c = popcount(their_men)

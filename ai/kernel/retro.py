@@ -98,13 +98,15 @@ def classify(codes: Codes, counts: Codes, a: int, b: int, c: int, d: int, k: t.C
             counts[i] = count
 
 
+MAX_PREDECESSORS = 4 * egdb.MAX_PIECES
+"""The most positions one quiet move before a position: four directions for each piece of the side that moved."""
+
+
 @njit
-def _tell_predecessors(
-    index: int, a: int, b: int, c: int, d: int, won: bool, codes: Codes, counts: Codes, k: t.Constants
-) -> None:
-    """Step 2 for position ``index`` of signature ``(a, b, c, d)``, just settled (``won`` or lost for its mover);
-    ``codes`` and ``counts`` are the mirror signature's, where its predecessors are."""
-    men, kings, their_men, their_kings, _ = position_at(index, a, b, c, d)
+def predecessors(men: int, kings: int, their_men: int, their_kings: int, k: t.Constants, out: Array) -> int:
+    """The positions one quiet move before a position (square masks, the side to move moving up): each found by
+    un-moving a piece of the side that just moved, kept only if that side had no capture there (capturing is
+    compulsory). Their indexes in the mirror signature's table go to ``out``; their number is returned."""
     # The side that just moved, turned to move up again, and its opponent (the side to move in the settled position).
     mover = expand(rotate(their_men) | rotate(their_kings))
     other = expand(rotate(men) | rotate(kings))
@@ -112,6 +114,7 @@ def _tell_predecessors(
     empty = k[t.VALID] & ~(mover | other)
     short = k[t.SHORT]
     long = k[t.LONG]
+    n = 0
     pieces = mover
     while pieces:
         to = pieces & -pieces
@@ -128,32 +131,55 @@ def _tell_predecessors(
             before_kings = (all_kings ^ to) | frm if king else all_kings
             if mg.jumpers(before, other, before_kings, True, k):
                 continue  # a capture was compulsory there: this quiet move was not legal
-            i = index_of(
+            out[n] = index_of(
                 compact(before & ~before_kings),
                 compact(before & before_kings),
                 compact(other & ~before_kings),
                 compact(other & before_kings),
             )
-            if codes[i] != OPEN:
-                continue
-            if not won:
-                codes[i] = WON + SETTLED
-            else:
-                counts[i] -= 1
-                if counts[i] == 0:
-                    codes[i] = LOST + SETTLED
+            n += 1
+    return n
+
+
+@njit
+def _tell_predecessors(
+    index: int,
+    a: int,
+    b: int,
+    c: int,
+    d: int,
+    won: bool,
+    codes: Codes,
+    counts: Codes,
+    k: t.Constants,
+    found: Array,
+) -> None:
+    """Step 2 for position ``index`` of signature ``(a, b, c, d)``, just settled (``won`` or lost for its mover);
+    ``codes`` and ``counts`` are the mirror signature's, where its predecessors are."""
+    men, kings, their_men, their_kings, _ = position_at(index, a, b, c, d)
+    for j in range(predecessors(men, kings, their_men, their_kings, k, found)):
+        i = found[j]
+        if codes[i] != OPEN:
+            continue
+        if not won:
+            codes[i] = WON + SETTLED
+        else:
+            counts[i] -= 1
+            if counts[i] == 0:
+                codes[i] = LOST + SETTLED
 
 
 @njit
 def _settle(codes: Codes, a: int, b: int, c: int, d: int, mirror: Codes, mirror_counts: Codes, k: t.Constants) -> bool:
     """Tell the predecessors of every newly settled position of ``codes``; whether there was one."""
     any_settled = False
+    found = np.zeros(MAX_PREDECESSORS, dtype=np.int64)
     for i in range(codes.shape[0]):
         code = codes[i]
         if code == WON + SETTLED or code == LOST + SETTLED:
             codes[i] = code - SETTLED
             any_settled = True
-            _tell_predecessors(i, a, b, c, d, code == WON + SETTLED, mirror, mirror_counts, k)
+            _tell_predecessors(i, a, b, c, d, code == WON + SETTLED, mirror, mirror_counts, k, found)
     return any_settled
 
 

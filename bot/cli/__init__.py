@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from bot.cli import ai_commands, engine, knowledge, puzzles, run, sandbox, train, worker
+from bot.cli import ai_commands, endgames, engine, knowledge, puzzles, run, sandbox, train, worker
 from bot.cli._command import USAGE_ERROR, CommandError, Commands, Parser
 from core import RulesError
 
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=run.main_job)  # a subcommand's own handler replaces it
     parser.add_argument("--no-browser", action="store_true", help=f"with no token: {sandbox.NO_BROWSER_HELP}")
     commands = Commands(parser)
-    for module in (engine, ai_commands, knowledge, puzzles, train, run, sandbox, worker):
+    for module in (engine, ai_commands, knowledge, puzzles, endgames, train, run, sandbox, worker):
         module.register(commands)
     return parser
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import discord
@@ -19,6 +19,7 @@ import discord
 from bot.bounded import BoundedDict
 from bot.games import _messages as say
 from bot.games._components import result_controls
+from bot.games._endgame import review_text
 from bot.games._keeper import BoardKeeper
 from bot.games._messages import MENTIONS
 from bot.games._render import closed_challenge_content, result_message
@@ -110,6 +111,9 @@ class Announcer:
         news = game_news(view, events, lang, self._links.game(game.id))
         if news is None:
             return
+        review = await self._service.endgame_review(game) if news.result else None
+        if review is not None:  # a training game of the endgame trainer: its verdict goes with the result
+            news = replace(news, text=f"{news.text}\n{review_text(review, lang)}")
         if game.place.through_interactions:
             controls = result_controls(game.id, lang) if news.result else None
             await self._boards.tokens.follow_up(game.id, news.text, view=controls, ping=news.ping)

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import _export, _help, _privacy, _records, _seasons
+from bot.games import _endgame, _export, _help, _privacy, _records, _seasons
 from bot.games import _messages as say
 from bot.games._announce import Announcer, PublicLinks
 from bot.games._anywhere import server_only
@@ -236,6 +236,12 @@ class GamesCog(commands.GroupCog, name="Games", group_name="checkers", group_des
             )
 
         await self._open(interaction, start, thread_name(interaction.user.display_name, f"AI ({level})"))
+
+    @app_commands.command(description=_("Train an ending against perfect defence from the endgame databases"))
+    @app_commands.describe(ending=_("Which ending"), difficulty=_("How long the win of a random ending is"))
+    @app_commands.choices(ending=_endgame.ENDING_CHOICES, difficulty=_endgame.DIFFICULTY_CHOICES)
+    async def endgame(self, interaction: Interaction, ending: str = "two_kings", difficulty: str = "medium") -> None:
+        await self._open(interaction, *_endgame.starter(self.service, interaction, ending, difficulty))
 
     @app_commands.command(description=_("Challenge someone to a rated game"))
     @app_commands.describe(

@@ -44,6 +44,7 @@ from bot.service._review import Reviews
 from bot.service._seasons import Seasons
 from bot.service._standings import Standings
 from bot.service._tournaments import Tournaments
+from bot.service._training import Training
 from bot.service._transitions import Skip, Step
 from bot.settings import DAY, Settings
 from core import Board
@@ -53,7 +54,7 @@ Key = RequestId | None
 """A request's idempotency key (see :mod:`bot.service._requests`), None for none."""
 
 
-class GameService(Queries, Notes):
+class GameService(Queries, Notes, Training):
     """King Me's games: challenges, moves, AI turns, draws, takebacks, timeouts, ratings and queries.
 
     Args:

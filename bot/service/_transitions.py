@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypedDict, Unpack
 
+from ai.endgames import LEVEL as ENDGAME_TRAINER
 from bot.i18n import _
 from bot.service import _errors as errors
 from bot.service._events import (
@@ -159,6 +160,8 @@ def decline_draw(game: GameState, now: float, user: User) -> Step:
 def takeback(game: GameState, now: float, user: User) -> Step:
     """Ask to take your last move back: against the AI it is done at once; a person must agree."""
     color = player(game, user)
+    if ENDGAME_TRAINER in (game.black.level, game.white.level):  # the trainer's verdict counts every move played
+        raise errors.InvalidRequestError(_("an endgame training game has no takebacks"))
     moves = undo(game, color)  # raises when there is nothing to take back
     if game.kind is GameKind.AI:
         return take_back(game, moves, now, _("{name} took back a move", name=user.name))

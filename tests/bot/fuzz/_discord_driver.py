@@ -145,6 +145,8 @@ class DiscordDriver:
                 options["game"] = self._bounded(real if real and i.chance(0.6) else i.id_like(real), 40)
         elif name == "watch":
             options = {"level_a": i.level(), "level_b": i.level()}
+        elif name == "endgame":  # the ending whose tables a process solves at once (larger ones take seconds)
+            options = {"ending": "two_kings", "difficulty": i.pick(("easy", "medium", "hard"))}
         return options
 
     async def command(self) -> str:
@@ -154,7 +156,7 @@ class DiscordDriver:
             + ("challenge",) * 5
             + ("move",) * 8
             + ("board", "board", "resign", "draw", "draw", "takeback", "rematch", "leaderboard", "stats")
-            + ("history", "export", "analyse", "watch", "privacy", "help")
+            + ("history", "export", "analyse", "watch", "privacy", "help", "endgame")
         )
         options = self._options(name)
         channel = self._channel()

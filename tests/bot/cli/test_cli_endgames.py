@@ -1,0 +1,30 @@
+"""``kingme endgame show``, run in-process through ``bot.cli.main``: an ending printed with its task, distance, board
+and a line of perfect play that ends the game as the distance says."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli import main
+from core import Board, Color, Termination
+
+
+def test_show_prints_the_longest_win_of_two_kings_and_its_perfect_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["endgame", "show", "two_kings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "two_kings: Black to move and win in 33 plies (17 moves)"
+    assert lines[1] == "fen: B:WK14:BK1,K2"
+    assert lines[10].split() == list("abcdefgh")  # the numbered board of `kingme show`
+    line = lines[11].removeprefix("line: ").split()
+    assert len(line) == 33
+    board = Board("B:WK14:BK1,K2")
+    for text in line:
+        board.push_text(text)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination is Termination.NO_PIECES
+
+
+def test_show_refuses_an_unknown_ending(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["endgame", "show", "second_position"])
+    assert exited.value.code == 2 and "invalid choice" in capsys.readouterr().err

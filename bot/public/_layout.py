@@ -34,6 +34,21 @@ is a JSON data block), no other site may frame it, and no link leaks its address
 SERVICE_KEY: Final = web.AppKey("public_service", GameService)
 
 
+REPLAY_BOARD: Final = """<div class="replay">
+  <div class="board-wrap"><div id="board" class="board" role="img" aria-label="board"></div></div>
+  <div class="side">
+    <div class="controls">
+      <button id="first" title="First position (Home)">⏮ First</button>
+      <button id="prev" title="Previous (←)">◀ Previous</button>
+      <button id="next" title="Next (→)">Next ▶</button>
+      <button id="last" title="Last position (End)">Last ⏭</button>
+    </div>
+    <p id="status" class="status" aria-live="polite"></p>
+"""
+"""The start of a replay page (a game's, a puzzle's): the board the page's script draws, its buttons and status line;
+the page goes on with its graph and move list, and closes both divisions."""
+
+
 def leaderboard_path(guild_id: str | int | None, variant: str = "american") -> str:
     """The page's path: ``guild_id`` None is the ladder of everyone."""
     return f"/leaderboard/{GLOBAL if guild_id is None else guild_id}/{variant}"

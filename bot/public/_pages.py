@@ -14,6 +14,7 @@ from aiohttp import web
 
 from bot.public._layout import (
     GLOBAL,
+    REPLAY_BOARD,
     SERVICE_KEY,
     STATIC,
     escape,
@@ -211,17 +212,7 @@ async def game_html(request: web.Request) -> web.Response:
  <span id="result" class="result">{escape(game.result or "*")}</span>
  · {escape(VARIANTS[game.variant].title if game.variant in VARIANTS else game.variant)}
  · <a href="{leaderboard_path(game.guild_id, game.variant)}">the server's leaderboard</a></p>
-<div class="replay">
-  <div class="board-wrap"><div id="board" class="board" role="img" aria-label="board"></div></div>
-  <div class="side">
-    <div class="controls">
-      <button id="first" title="First position (Home)">⏮ First</button>
-      <button id="prev" title="Previous (←)">◀ Previous</button>
-      <button id="next" title="Next (→)">Next ▶</button>
-      <button id="last" title="Last position (End)">Last ⏭</button>
-    </div>
-    <p id="status" class="status" aria-live="polite"></p>
-    <div id="graph" class="graph"><p class="note">Not reviewed yet:
+{REPLAY_BOARD}    <div id="graph" class="graph"><p class="note">Not reviewed yet:
      <code>/checkers analyse game:{escape(game.id)}</code> in Discord draws the evaluation graph here.</p></div>
     <ol id="moves" class="moves"></ol>
   </div>

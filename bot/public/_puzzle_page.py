@@ -8,7 +8,7 @@ from html import escape
 
 from aiohttp import web
 
-from bot.public._layout import SERVICE_KEY, not_found, page, script_json, static_url
+from bot.public._layout import REPLAY_BOARD, SERVICE_KEY, not_found, page, script_json, static_url
 from bot.public._replay import replay
 
 _PUZZLE = r"{puzzle_id:[0-9a-f]{8}}"
@@ -39,17 +39,7 @@ async def puzzle_html(request: web.Request) -> web.Response:
     body = f"""
 <h1>{escape(title)}</h1>
 <p class="summary">The puzzle's position, then its solution: the solver's moves and the replies.</p>
-<div class="replay">
-  <div class="board-wrap"><div id="board" class="board" role="img" aria-label="board"></div></div>
-  <div class="side">
-    <div class="controls">
-      <button id="first" title="First position (Home)">⏮ First</button>
-      <button id="prev" title="Previous (←)">◀ Previous</button>
-      <button id="next" title="Next (→)">Next ▶</button>
-      <button id="last" title="Last position (End)">Last ⏭</button>
-    </div>
-    <p id="status" class="status" aria-live="polite"></p>
-    <div id="graph" class="graph"></div>
+{REPLAY_BOARD}    <div id="graph" class="graph"></div>
     <ol id="moves" class="moves"></ol>
   </div>
 </div>

@@ -22,6 +22,7 @@ from tests.support import eventually
 # The README's command list is generated from the registered commands; this is what they must be.
 COMMANDS: dict[str, list[str]] = {
     "play": ["level", "colour", "variant", "position", "think"],
+    "endgame": ["ending", "difficulty"],
     "challenge": ["opponent", "variant", "turn_time", "position"],
     "move": ["move"],
     "puzzle": ["source"],

@@ -9,6 +9,7 @@ for screen readers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +103,31 @@ def _move_description(variant: str, move: str, lang: Language) -> str:
     path = " → ".join(square_name(variant, s) for s in squares)
     takes = move.count("x")
     return (lang._("{path} · takes {count}", path=path, count=takes) if takes else path)[:100]
+
+
+def piece_options(
+    variant: str, squares: Sequence[int], moves_of: Callable[[int], Sequence[str]], side: Color, selected: int | None
+) -> list[discord.SelectOption]:
+    """The piece menu's options: each movable piece (at most 25) with its square's name and its moves."""
+    piece = UNICODE.side(side)  # menus draw no custom emoji in the sandbox's and some clients' lists
+    return [
+        discord.SelectOption(
+            label=f"{s} ({square_name(variant, s)})",
+            value=str(s),
+            emoji=piece,
+            description=", ".join(moves_of(s))[:100],
+            default=s == selected,
+        )
+        for s in squares[:25]
+    ]
+
+
+def move_options(variant: str, moves: Sequence[str], lang: Language) -> list[discord.SelectOption]:
+    """The move menu's options: a chosen piece's moves (at most 25), each with its path in algebraic squares."""
+    return [
+        discord.SelectOption(label=m[:100], value=m[:100], description=_move_description(variant, m, lang))
+        for m in moves[:25]
+    ]
 
 
 RECENT_PLIES = 6
@@ -312,23 +338,10 @@ def board_controls(view: GameView, selected: int | None = None, lang: Language =
     items: list[discord.ui.Item[Any]] = []
     squares = movable_squares(view) if not view.to_move.is_ai else []
     if squares:
-        piece = UNICODE.side(view.turn)  # menus draw no custom emoji in the sandbox's and some clients' lists
-        options = [
-            discord.SelectOption(
-                label=f"{s} ({square_name(game.variant, s)})",
-                value=str(s),
-                emoji=piece,
-                description=", ".join(moves_from(view, s))[:100],
-                default=s == selected,
-            )
-            for s in squares[:25]
-        ]
+        options = piece_options(game.variant, squares, lambda s: moves_from(view, s), view.turn, selected)
         items.append(PieceSelect(game.id, game.version, options, lang))
     if selected is not None and selected in squares:
-        options = [
-            discord.SelectOption(label=m[:100], value=m[:100], description=_move_description(game.variant, m, lang))
-            for m in moves_from(view, selected)[:25]
-        ]
+        options = move_options(game.variant, moves_from(view, selected), lang)
         items.append(MoveSelect(game.id, game.version, selected, options, lang))
     actions = []
     if game.draw_offer:

@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.games._board import _move_description, square_name
 from bot.games._board import board_grid as grid_of
+from bot.games._board import move_options, piece_options
 from bot.games._components import view_of
 from bot.games._puzzle_components import PuzzleButton, PuzzleMoveSelect, PuzzlePieceSelect
 from bot.games._respond import MessageFields
@@ -121,26 +121,11 @@ def _controls(session: PuzzleSession, selected: int | None, lang: Language) -> d
     uid, version = session.user_id, session.version
     items: list[discord.ui.Item[Any]] = []
     if session.active:
-        solver = UNICODE.side(session.solver)
         squares = movable(session)
-        options = [
-            discord.SelectOption(
-                label=f"{s} ({square_name(session.variant, s)})",
-                value=str(s),
-                emoji=solver,
-                description=", ".join(legal_from(session, s))[:100],
-                default=s == selected,
-            )
-            for s in squares[:25]
-        ]
+        options = piece_options(session.variant, squares, lambda s: legal_from(session, s), session.solver, selected)
         items.append(PuzzlePieceSelect(uid, version, options, lang))
         if selected is not None and selected in squares:
-            moves = [
-                discord.SelectOption(
-                    label=m[:100], value=m[:100], description=_move_description(session.variant, m, lang)
-                )
-                for m in legal_from(session, selected)[:25]
-            ]
+            moves = move_options(session.variant, legal_from(session, selected), lang)
             items.append(PuzzleMoveSelect(uid, version, selected, moves, lang))
         actions = ["giveup"] if session.hinted else ["hint", "giveup"]
     else:

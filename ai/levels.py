@@ -132,7 +132,9 @@ def merge_limits(level: Level, limits: Limits | None) -> Limits:
 HARD_DEPTH = 6
 """The nominal depth ``hard`` never searches beyond, whatever its time: ``master`` reaches about 18 in a second."""
 HARD_TABLE_ENTRIES = 1 << 18
-"""``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s."""
+"""``hard``'s transposition table (8 MiB): a size of its own, so it keeps a table apart from ``master``'s. ``hard``
+evaluates with the hand-picked features alone, without ``master``'s learned patterns, so that its strength (and its
+place on the ladder) stays what it was measured to be."""
 
 
 def _learner(name: str, summary: str, player: type[FrozenPlayer[Any]]) -> Level:
@@ -164,7 +166,7 @@ BUILT_IN = (
     Level(
         "hard",
         "Master's engine held back to six turns ahead: a real test.",
-        lambda: KernelPlayer(table_entries=HARD_TABLE_ENTRIES, max_depth=HARD_DEPTH),
+        lambda: KernelPlayer(table_entries=HARD_TABLE_ENTRIES, max_depth=HARD_DEPTH, patterns=False),
         Limits(time=1.0),
     ),
     Level(

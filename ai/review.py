@@ -225,16 +225,25 @@ def reproducible_search(
     endgames: bool = False,
     moves: Collection[str] | None = None,
     table_entries: int = REVIEW_TABLE_ENTRIES,
+    patterns: bool = True,
 ) -> SearchResult:
     """The compiled kernel's search of ``board`` held to ``nodes`` nodes (or ``depth`` plies), with an empty table of
     its own and the root's equal moves in the order ``seed`` picks, so the same position always gets the same answer
     whatever the process searched before; ``endgames`` probes the databases, ``moves`` restricts the root (see
-    :func:`ai.kernel.engine.search`). The review's evaluations and the puzzles' verdicts (:mod:`ai.puzzles`)."""
+    :func:`ai.kernel.engine.search`; ``patterns`` false evaluates with the hand-picked features alone). The review's
+    evaluations and the puzzles' verdicts (:mod:`ai.puzzles`)."""
     from ai.kernel import engine  # the kernel (and numba) only where a search runs
 
     limits = Limits(time=TIME_BACKSTOP, nodes=nodes, depth=depth)
     return engine.search(
-        board, limits, random.Random(seed), table_entries=table_entries, endgames=endgames, fresh=True, moves=moves
+        board,
+        limits,
+        random.Random(seed),
+        table_entries=table_entries,
+        endgames=endgames,
+        fresh=True,
+        moves=moves,
+        patterns=patterns,
     )
 
 

@@ -89,10 +89,11 @@ def perft(board: Board, depth: int) -> int:
     return int(_perft(me, opp, kings, black, depth, k, mg.new_buffer(depth + 1), mg.new_stack()))
 
 
-def evaluate(board: Board) -> int:
-    """The kernel's evaluation of ``board`` for the side to move (``master``'s features and weights)."""
+def evaluate(board: Board, *, patterns: bool = True) -> int:
+    """The kernel's evaluation of ``board`` for the side to move (``master``'s features and weights, and its learned
+    patterns unless ``patterns`` is false)."""
     me, opp, kings, black = _node(board)
-    return int(_evaluate(me, opp, kings, black, tables.of(board.variant)))
+    return int(_evaluate(me, opp, kings, black, tables.of(board.variant, patterns=patterns)))
 
 
 def key(board: Board) -> int:
@@ -183,13 +184,14 @@ def search(
     table_entries: int,
     endgames: bool = False,
     weights: tuple[int, ...] | None = None,
+    patterns: bool = True,
     fresh: bool = False,
     moves: Collection[str] | None = None,
 ) -> SearchResult:
     """Search ``board`` (which has a legal move) within ``limits``, probing the endgame databases if ``endgames``, with
-    the evaluation's ``weights`` (default: ``master``'s); equal moves are tried in an order ``rng`` picks. With
-    ``fresh`` the table starts empty, so the result depends on nothing searched before (a reproducible evaluation,
-    :mod:`ai.review`).
+    the evaluation's ``weights`` (default: ``master``'s) and its learned patterns unless ``patterns`` is false; equal
+    moves are tried in an order ``rng`` picks. With ``fresh`` the table starts empty, so the result depends on nothing
+    searched before (a reproducible evaluation, :mod:`ai.review`).
 
     ``moves`` (move texts) restricts the root to those legal moves: the best of them and its score, searched even when
     there is one (a search that leaves out the best move finds the second best, :mod:`ai.puzzles`). Without it a
@@ -209,6 +211,7 @@ def search(
     session = _session(variant, table_entries)
     if fresh:
         session.table[:] = 0
+        session.work[:] = 0  # and the history the last searches left
     session.searches += 1
     db = _database(board, endgames)
     _forget_other_material(session, board, db)
@@ -221,7 +224,16 @@ def search(
     seconds = limits.time if limits.time is not None else DEFAULT_TIME
     depth = min(MAX_DEPTH, limits.depth) if limits.depth is not None else MAX_DEPTH
     position = (me, opp, kings, black, history[-1], board.halfmove_clock)
-    context = (tables.of(variant, weights), session.table, session.buf, session.stack, keys, work, session.pv, db)
+    context = (
+        tables.of(variant, weights, patterns),
+        session.table,
+        session.buf,
+        session.stack,
+        keys,
+        work,
+        session.pv,
+        db,
+    )
     best, score, done, length = _search(
         position, roots, depth, float(seconds), limits.nodes or 0, context, session.line
     )

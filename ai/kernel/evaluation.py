@@ -1,4 +1,5 @@
-"""``master``'s evaluation compiled: the features of ``ai/features.py`` times the tuned weights, for the side to move.
+"""``master``'s evaluation compiled: the features of ``ai/features.py`` times the tuned weights, for the side to move,
+plus the learned patterns (:mod:`ai.kernel.patterns`) where the variant's table has them.
 
 Each feature is the side to move's count minus the opponent's; the masks and weights come from the variant's table
 (:mod:`ai.kernel.tables`), so a re-fitted set of weights is a new table, not new code.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from ai.kernel import tables as t
 from ai.kernel.jit import lowest_bit, njit, popcount
+from ai.kernel.patterns import patterns
 
 
 @njit
@@ -59,6 +61,8 @@ def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     value += k[w + 8] * (_mobility(my_kings, empty, k) - _mobility(op_kings, empty, k))
     value += k[w + 9] * (_runaways(my_men, empty, black, k) - _runaways(op_men, empty, not black, k))
     value += k[w + 10] * (n_me - n_op) * (k[t.START_PIECES] - n_me - n_op)
+    if k[t.PATTERN_ON]:
+        value += patterns(me, opp, kings, black, k)
     return int(value)
 
 

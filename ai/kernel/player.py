@@ -31,6 +31,8 @@ class KernelPlayer:
     weights: tuple[int, ...] | None = None
     """The evaluation's weights in :data:`ai.features.FEATURES` order (default: ``master``'s, from
     ``ai/data/kernel_weights.json``); for tuning them (``benchmarks/tuning.py``)."""
+    patterns: bool = True
+    """Add the learned pattern evaluation (:mod:`ai.patterns`) in English draughts; false plays the features alone."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine
@@ -38,5 +40,6 @@ class KernelPlayer:
         if self.max_depth is not None:
             limits = dataclasses.replace(limits, depth=min(limits.depth or self.max_depth, self.max_depth))
         return engine.search(
-            board, limits, rng, table_entries=self.table_entries, endgames=self.endgames, weights=self.weights
+            board, limits, rng, table_entries=self.table_entries, endgames=self.endgames, weights=self.weights,
+            patterns=self.patterns,
         )

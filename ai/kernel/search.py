@@ -21,8 +21,10 @@
   horizon as ``KNOWN_WIN - PROGRESS_BASE`` plus :func:`~ai.kernel.evaluation.progress`. So a won ending is played
   towards its next conversion instead of wandering among positions the database only calls won.
 - The budget: nodes are counted at every node and the clock is read every ``CHECK_MASK + 1`` nodes; an iteration cut
-  off keeps the best root move it had completed. A new iteration starts while less than half of the time is gone, or
-  later if it should end in time (:data:`NEXT_ITERATION` times the last one's time).
+  off keeps the best root move it had proven. The time is a hard limit, never passed, and a soft one,
+  :data:`SOFT_SHARE` of it: a new iteration starts while the soft limit is not reached, or until the hard limit if the
+  last iteration changed its best move or its score fell by :data:`DROP` or more (the search is unsure: it spends
+  what it has).
 
 The mutable state lives in arrays the caller allocates (:func:`new_work`, :func:`new_keys`, the move buffer and the
 table), so the compiled code allocates nothing.
@@ -58,9 +60,11 @@ ASPIRATION_FROM = 5
 KNOWN_WIN = MATE_BOUND - 1000
 """A win the endgame database proves; below every mate score, above every evaluation."""
 PROGRESS_BASE = 500
-NEXT_ITERATION = 2.0
-"""How many times the last iteration's time the next one is expected to take."""
 """How far below a conversion (``KNOWN_WIN - ply``) a won position scores before its conversion is in sight."""
+SOFT_SHARE = 0.6
+"""The soft time limit's share of the hard one."""
+DROP = 20
+"""A fall of the score between iterations (hundredths of a man) that extends the search to its hard limit."""
 
 # The work array: counters, then killers (two a ply), history (by side, start and landing bit) and PV lengths.
 NODES = 0
@@ -367,7 +371,9 @@ def search(
     work[STOP] = 0
     work[MAX_NODES] = max_nodes
     work[CHECK_MASK] = every - 1
-    work[KILLERS:] = 0
+    work[KILLERS:HISTORY] = 0
+    work[HISTORY:PV_LENGTH] //= 2  # the history of earlier searches in this game still orders, at half weight
+    work[PV_LENGTH:] = 0
     work[ROOT_MOVES] = len(roots)
     buf[0, : len(roots)] = roots
     keys[work[ROOT]] = h
@@ -386,7 +392,8 @@ def search(
         else:
             alpha = -INFINITE
             beta = INFINITE
-        began = now()
+        previous_best = best
+        previous_score = score
         work[ROOT_BEST] = -1  # a fail-high keeps its move while the wider search runs; a fail-low proves none
         while True:
             value = pvs(
@@ -413,8 +420,8 @@ def search(
         done = depth
         if abs(score) > MATE_BOUND and depth > MATE - abs(score):
             break
-        if deadline > 0.0:
-            spent = now() - start
-            if spent >= seconds / 2 and spent + NEXT_ITERATION * (now() - began) > seconds:
+        if deadline > 0.0 and now() - start >= seconds * SOFT_SHARE:
+            unsure = depth > 1 and (best != previous_best or score <= previous_score - DROP)
+            if not unsure:
                 break
     return best, score, done, max(length, 1)

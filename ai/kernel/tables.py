@@ -44,12 +44,20 @@ ADVANCED = 22
 BEFORE_CROWN = 24
 CROWN_ROW = 26
 START_PIECES = 28
+PATTERN_ON = 29
+"""1 where the pattern evaluation (:mod:`ai.kernel.patterns`) is added to the features' (English draughts with the
+shipped weights), else 0 and the table ends at :data:`SIZE`."""
 WEIGHTS = 32
 
 # Zobrist keys: four rows of 64 (black men, black kings, white men, white kings) by bit, then the side key.
 ZOBRIST = 64
 SIDE_KEY = ZOBRIST + 4 * 64
 SIZE = SIDE_KEY + 1
+
+# The pattern evaluation, after SIZE where it is on: the base-3 digits of each byte, then the weights by phase, group
+# and configuration (:mod:`ai.patterns.regions`).
+PATTERN_TERNARY = SIZE
+PATTERN_WEIGHTS = PATTERN_TERNARY + 256
 
 
 def signed(key: int) -> int:
@@ -77,8 +85,26 @@ def _evaluation(g: Geometry, table: list[int], weights: tuple[int, ...]) -> None
     table[WEIGHTS : WEIGHTS + len(weights)] = weights
 
 
-def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants:
-    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s)."""
+NO_PATTERNS = np.zeros(0, dtype=np.int64)
+"""``patterns`` for :func:`build`: none (the features alone)."""
+
+
+def shipped_patterns() -> npt.NDArray[np.int64] | None:
+    from ai.patterns.weights import shipped
+
+    return shipped()
+
+
+def _patterns(weights: npt.NDArray[np.int64]) -> list[int]:
+    ternary = [sum(3**j for j in range(8) if byte >> j & 1) for byte in range(256)]
+    return ternary + [int(v) for v in weights.reshape(-1)]
+
+
+def build(
+    variant: Variant, weights: tuple[int, ...] | None = None, patterns: npt.NDArray[np.int64] | None = None
+) -> Constants:
+    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s) and, in English
+    draughts, the pattern weights ``patterns`` (default: the shipped ones, if any)."""
     g = variant.geometry
     table = [0] * SIZE
     table[SHORT], table[LONG], table[VALID] = g.short, g.long, g.valid
@@ -95,16 +121,23 @@ def build(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants
         for mask, key in kind.items():
             table[ZOBRIST + 64 * row + mask.bit_length() - 1] = signed(key)
     table[SIDE_KEY] = signed(zobrist.WHITE_TO_MOVE)
+    if variant.name == "american":
+        if patterns is None:
+            patterns = shipped_patterns()
+        if patterns is not None and patterns.size:
+            table[PATTERN_ON] = 1
+            table.extend(_patterns(patterns))
     return np.array(table, dtype=np.int64)
 
 
-_BUILT: dict[tuple[str, tuple[int, ...] | None], Constants] = {}
+_BUILT: dict[tuple[str, tuple[int, ...] | None, bool], Constants] = {}
 
 
-def of(variant: Variant, weights: tuple[int, ...] | None = None) -> Constants:
-    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s), built once per
-    process (do not write to it)."""
-    table = _BUILT.get((variant.name, weights))
+def of(variant: Variant, weights: tuple[int, ...] | None = None, patterns: bool = True) -> Constants:
+    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s) and the shipped
+    pattern weights unless ``patterns`` is false, built once per process (do not write to it)."""
+    key = (variant.name, weights, patterns)
+    table = _BUILT.get(key)
     if table is None:
-        table = _BUILT[variant.name, weights] = build(variant, weights)
+        table = _BUILT[key] = build(variant, weights, None if patterns else NO_PATTERNS)
     return table

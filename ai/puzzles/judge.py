@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ai import egdb
 from ai.kernel.egdb import DRAW, LOSS, UNKNOWN, WIN, probe
+from ai.puzzles.record import MINED_WITH_PATTERNS
 from ai.review import reproducible_search
 from core import AMERICAN, Board, Color
 
@@ -125,9 +126,13 @@ def _best_and_second(
     board: Board, nodes: int, table: int = VERIFY_TABLE
 ) -> tuple[str, tuple[str, ...], float, float, int]:
     """The best move, its line and score, the second best's score, and the shallower of the two depths."""
-    best = reproducible_search(board, SEED, nodes=nodes, endgames=True, table_entries=table)
+    best = reproducible_search(
+        board, SEED, nodes=nodes, endgames=True, patterns=MINED_WITH_PATTERNS, table_entries=table
+    )
     others = {m.text() for m in board.legal_moves} - {best.move}
-    second = reproducible_search(board, SEED, nodes=nodes, endgames=True, table_entries=table, moves=others)
+    second = reproducible_search(
+        board, SEED, nodes=nodes, endgames=True, patterns=MINED_WITH_PATTERNS, table_entries=table, moves=others
+    )
     return best.move, best.pv, best.score, second.score, min(best.depth, second.depth)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ai.kernel.egdb import LOSS
 from ai.puzzles.judge import SEED, VERIFY_TABLE, Verdict, database_value, in_databases, verdict
+from ai.puzzles.record import MINED_WITH_PATTERNS
 from ai.review import reproducible_search
 from core import Board, Color
 
@@ -44,7 +45,9 @@ def _reply(board: Board, line: tuple[str, ...], nodes: int) -> str:
         return legal[0]
     if len(line) >= 2 and line[1] in legal:
         return line[1]
-    return reproducible_search(board, SEED, nodes=nodes, endgames=True, table_entries=VERIFY_TABLE).move
+    return reproducible_search(
+        board, SEED, nodes=nodes, endgames=True, patterns=MINED_WITH_PATTERNS, table_entries=VERIFY_TABLE
+    ).move
 
 
 def follow(start: Board, first: Verdict, nodes: int) -> tuple[str, ...]:

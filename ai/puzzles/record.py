@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PUZZLES_FILE = Path(__file__).resolve().parent.parent / "data" / "puzzles.jsonl.gz"
+MINED_WITH_PATTERNS = False
+"""The miner's searches (and their re-check) evaluate with the hand-picked features alone, as when the shipped set was
+mined: a margin is a margin of that evaluation. Mining with ``master``'s learned patterns means building the set
+again."""
 RESULTS = ("win", "draw")
 THEMES = {
     "shot": "the solver gives material and takes back more",

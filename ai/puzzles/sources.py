@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ai.ballots import acf_deck
 from ai.player import Limits
+from ai.puzzles.record import MINED_WITH_PATTERNS
 from core import Board
 
 Game = tuple[str, tuple[str, ...]]
@@ -44,7 +45,15 @@ def self_play(index: int, seed: int) -> Game:
         if board.is_game_over():
             break
         limits = Limits(time=TIME_BACKSTOP, nodes=budgets[ply % 2])
-        found = engine.search(board, limits, rng, table_entries=SELF_PLAY_TABLE, endgames=True, fresh=not emptied)
+        found = engine.search(
+            board,
+            limits,
+            rng,
+            table_entries=SELF_PLAY_TABLE,
+            endgames=True,
+            fresh=not emptied,
+            patterns=MINED_WITH_PATTERNS,
+        )
         emptied = emptied or len(board.legal_moves) > 1
         board.push_text(found.move)
     return start, tuple(m.text() for m in board.move_stack)

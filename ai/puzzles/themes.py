@@ -21,7 +21,7 @@ it harder (:func:`rating`).
 from __future__ import annotations
 
 from ai.puzzles.judge import SEED, VERIFY_TABLE
-from ai.puzzles.record import THEMES
+from ai.puzzles.record import MINED_WITH_PATTERNS, THEMES
 from ai.review import reproducible_search
 from core import Board
 
@@ -82,7 +82,13 @@ def discovery_depth(board: Board, move: str) -> int:
     found = DISCOVERY_DEPTH + 1
     for depth in range(DISCOVERY_DEPTH, 0, -1):
         chosen = reproducible_search(
-            board, SEED, depth=depth, nodes=DISCOVERY_NODES, endgames=True, table_entries=VERIFY_TABLE
+            board,
+            SEED,
+            depth=depth,
+            nodes=DISCOVERY_NODES,
+            endgames=True,
+            table_entries=VERIFY_TABLE,
+            patterns=MINED_WITH_PATTERNS,
         )
         if chosen.move != move:
             break

@@ -12,8 +12,9 @@ from ai.api import GameInput, Limits, SearchResult, choose_move, get_level, leve
 from ai.arena import MAX_PLIES, MatchGame, run_match
 from ai.ballots import openings
 from bot.cli._command import CommandError, Commands, add_variant_option
-from bot.cli.engine import add_position_argument, board_from_args
-from core import get_variant
+from bot.cli.engine import board_from_args
+from core import Board, RulesError, get_variant
+from core.pdn import read_pdn
 
 
 def _default_jobs() -> int:
@@ -43,7 +44,20 @@ def register(commands: Commands) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     p = commands.add("bestmove", _bestmove)
-    add_position_argument(p)
+    p.add_argument("fen", nargs="?", default="start", help="position, e.g. B:W21,22:B1,2 (default: 'start')")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument(
+        "--game",
+        metavar="PDN",
+        help="the position at the end of the (first) game in this PDN file ('-' for stdin), its moves the history "
+        "that tells repetitions",
+    )
+    source.add_argument(
+        "--stdin",
+        action="store_true",
+        help="answer many positions in one process: each line read is the moves played since FEN, and the level's "
+        "state (the search's table and history) is kept between lines, as in a game",
+    )
     p.add_argument("--level", required=True, help=f"AI level ({named})")
     p.add_argument("--weights", metavar="FILE", help="a learning level plays the weights in FILE (kingme train's)")
     _add_limits(p, "the level's own")
@@ -172,19 +186,51 @@ def _describe_limits(limits: Limits) -> str:
 
 
 def _bestmove(args: argparse.Namespace) -> int:
-    """print the move an AI level chooses in a position"""
+    """print the move an AI level chooses in a position (or in each of many, with --stdin)"""
     limits = _limits(args)
-    board = board_from_args(args.fen, args.variant)
     level = _level_name(args.level, args.weights)
+    if args.info or args.stdin:
+        warm_up()  # load the kernel first, as a worker does, so that the line's nodes a second are the search's
+    if args.stdin:
+        return _bestmove_lines(args, level, limits)
+    board = _game_board(args.game) if args.game else board_from_args(args.fen, args.variant)
+    _answer(board, level, limits, args)
+    return 0
+
+
+def _game_board(path: str) -> Board:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        return read_pdn(text)[0].board
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+    except RulesError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _answer(board: Board, level: str, limits: Limits | None, args: argparse.Namespace) -> None:
     outcome = board.outcome()
     if outcome is not None:
         raise CommandError(f"the game is over in that position ({outcome.describe()})")
-    if args.info:
-        warm_up()  # load the kernel first, as a worker does, so that the line's nodes a second are the search's
     result = choose_move(level, GameInput.from_board(board), limits, seed=args.seed)
-    print(result.move)
+    print(result.move, flush=not args.info)
     if args.info:
-        print(_info(result))
+        print(_info(result), flush=True)
+
+
+def _bestmove_lines(args: argparse.Namespace, level: str, limits: Limits | None) -> int:
+    """``--stdin``: one answer a line until the input ends; a line that is not a game so far gets ``error ...``."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            board = board_from_args(args.fen, args.variant)
+            for token in line.split():
+                if not token.rstrip(".").isdigit():
+                    board.push_text(token)
+            _answer(board, level, limits, args)
+        except (RulesError, CommandError) as exc:
+            print(f"error {exc}", flush=True)
     return 0
 
 

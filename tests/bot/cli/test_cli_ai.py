@@ -172,3 +172,34 @@ def test_egdb_build_writes_a_database_that_probe_reads(tmp_path: Path, capsys: p
         assert capsys.readouterr().out == "loss for White\n"
         assert main(["egdb", "probe", "B:W5,6,7,8:B1,2,3,4"]) == 2
         assert "up to 3 pieces" in capsys.readouterr().err
+
+
+def test_bestmove_stdin_answers_each_line_in_one_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    lines = "11-15\n\n11-15 23-19 9-14\n11-15 99-98\n1. 11-15 23-19\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    assert main(["bestmove", "--stdin", "--level", "master", "--time", "0.05"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 4
+    for answer, moves in zip(out, (["11-15"], ["11-15", "23-19", "9-14"], None, ["11-15", "23-19"]), strict=True):
+        if moves is None:
+            assert answer.startswith("error ")
+            continue
+        board = Board()
+        for move in moves:
+            board.push_text(move)
+        assert answer in {m.text() for m in board.legal_moves}
+
+
+def test_bestmove_game_reads_the_position_at_the_end_of_a_pdn_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.pdn"
+    game.write_text('[Event "x"]\n[Result "*"]\n1. 11-15 23-19 2. 8-11 22-17 *\n', encoding="utf-8")
+    assert main(["bestmove", "--game", str(game), "--level", "easy"]) == 0
+    board = read_pdn(game.read_text(encoding="utf-8"))[0].board
+    assert capsys.readouterr().out.strip() in {m.text() for m in board.legal_moves}
+    assert main(["bestmove", "--game", str(tmp_path / "missing.pdn"), "--level", "easy"]) != 0

@@ -1,0 +1,52 @@
+"""``python -m ai.patterns``: generate training positions, fit the pattern weights, show what was fitted."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.pattern_training", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="self-play positions into an .npz file")
+    gen.add_argument("--out", type=Path, required=True)
+    gen.add_argument("--games", type=int, default=16000)
+    gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("--nodes", type=int, default=4000, help="the search's node budget a move (jittered ±50%%)")
+    gen.add_argument("--jobs", type=int, default=1)
+    fit = sub.add_parser("fit", help="fit the pattern weights on generated positions")
+    fit.add_argument("data", type=Path, nargs="+")
+    fit.add_argument("--out", type=Path, default=None, help="the weights file (default: the shipped one)")
+    fit.add_argument("--epochs", type=int, default=200)
+    fit.add_argument("--l2", type=float, default=None)
+    fit.add_argument("--mix", type=float, default=None, help="the result's share of the target (the rest: the score)")
+    fit.add_argument("--seed", type=int, default=0)
+    sub.add_parser("show", help="the shipped weights' size, checksum and fit")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    if args.command == "generate":
+        from ai.pattern_training.selfplay import run
+
+        count = run(args.out, args.games, args.seed, args.nodes, args.jobs)
+        print(f"{count} positions in {time.perf_counter() - started:.0f} s -> {args.out}")
+        return 0
+    from ai.pattern_training import fit as fitting
+
+    if args.command == "fit":
+        options = fitting.Options(epochs=args.epochs, seed=args.seed)
+        if args.l2 is not None:
+            options.l2 = args.l2
+        if args.mix is not None:
+            options.mix = args.mix
+        report = fitting.fit_files(args.data, options, args.out or fitting.WEIGHTS_FILE, log=sys.stderr)
+        print(report)
+        return 0
+    print(fitting.describe())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

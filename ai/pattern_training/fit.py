@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -43,16 +44,10 @@ class Options:
     seed: int = 0
 
 
-def _compact(x: Ints) -> Ints:
-    return (x & 0xFF) | ((x >> 9) & 0xFF) << 8 | ((x >> 18) & 0xFF) << 16 | ((x >> 27) & 0xFF) << 24
-
-
-def _reverse32(x: Ints) -> Ints:
-    x = ((x >> 1) & 0x55555555) | ((x & 0x55555555) << 1)
-    x = ((x >> 2) & 0x33333333) | ((x & 0x33333333) << 2)
-    x = ((x >> 4) & 0x0F0F0F0F) | ((x & 0x0F0F0F0F) << 4)
-    x = ((x >> 8) & 0x00FF00FF) | ((x & 0x00FF00FF) << 8)
-    return ((x >> 16) & 0xFFFF) | ((x & 0xFFFF) << 16)
+def _elementwise(function: Callable[[int], int]) -> Callable[[Ints], Ints]:
+    """A compiled kernel function of bit operations alone, as the plain Python it was compiled from: on numpy arrays,
+    it computes element by element what the kernel computes (one definition for both)."""
+    return cast(Callable[[Ints], Ints], getattr(function, "py_func", function))
 
 
 _TERNARY = np.array([sum(3**j for j in range(8) if byte >> j & 1) for byte in range(256)], dtype=np.int64)
@@ -60,6 +55,10 @@ _TERNARY = np.array([sum(3**j for j in range(8) if byte >> j & 1) for byte in ra
 
 def group_indices(black: Ints, white: Ints, kings: Ints, black_moves: npt.NDArray[np.bool_]) -> Ints:
     """Each position's flat index (``group * CONFIGURATIONS + configuration``) in every group: shape (n, GROUPS)."""
+    from ai.kernel.egdb import compact
+    from ai.kernel.patterns import reverse32
+
+    _compact, _reverse32 = _elementwise(compact), _elementwise(reverse32)
     me = np.where(black_moves, black, white) & ~kings
     opp = np.where(black_moves, white, black) & ~kings
     mine = np.where(black_moves, _compact(me), _reverse32(_compact(me)))

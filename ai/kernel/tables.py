@@ -95,11 +95,6 @@ def shipped_patterns() -> npt.NDArray[np.int64] | None:
     return shipped()
 
 
-def _patterns(weights: npt.NDArray[np.int64]) -> list[int]:
-    ternary = [sum(3**j for j in range(8) if byte >> j & 1) for byte in range(256)]
-    return ternary + [int(v) for v in weights.reshape(-1)]
-
-
 def build(
     variant: Variant, weights: tuple[int, ...] | None = None, patterns: npt.NDArray[np.int64] | None = None
 ) -> Constants:
@@ -125,8 +120,10 @@ def build(
         if patterns is None:
             patterns = shipped_patterns()
         if patterns is not None and patterns.size:
+            from ai.patterns.regions import TERNARY
+
             table[PATTERN_ON] = 1
-            table.extend(_patterns(patterns))
+            return np.concatenate([np.array(table + list(TERNARY), dtype=np.int64), patterns.reshape(-1)])
     return np.array(table, dtype=np.int64)
 
 

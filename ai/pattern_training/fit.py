@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from ai.features import KERNEL_WEIGHTS_FILE
 from ai.pattern_training.selfplay import load
-from ai.patterns.regions import CONFIGURATIONS, FULL, GROUPS, PHASES
+from ai.patterns.regions import CONFIGURATIONS, FULL, GROUPS, PHASES, TERNARY
 from ai.patterns.weights import ABOUT_FILE, DATA, WEIGHTS_FILE, Weights, about, checksum, write
 
 __all__ = ["ABOUT_FILE", "WEIGHTS_FILE", "Options", "describe", "fit", "fit_files"]
@@ -50,7 +50,7 @@ def _elementwise(function: Callable[[int], int]) -> Callable[[Ints], Ints]:
     return cast(Callable[[Ints], Ints], getattr(function, "py_func", function))
 
 
-_TERNARY = np.array([sum(3**j for j in range(8) if byte >> j & 1) for byte in range(256)], dtype=np.int64)
+_TERNARY = np.array(TERNARY, dtype=np.int64)
 
 
 def group_indices(black: Ints, white: Ints, kings: Ints, black_moves: npt.NDArray[np.bool_]) -> Ints:

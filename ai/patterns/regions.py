@@ -40,6 +40,10 @@ def _block(q: int, right: bool) -> tuple[int, ...]:
             4 * q + 14 + o)  # fmt: skip
 
 
+TERNARY: tuple[int, ...] = tuple(sum(3**j for j in range(8) if byte >> j & 1) for byte in range(256))
+"""A byte's bits as base-3 digits (bit ``j`` is worth ``3**j``): one side's eight squares of a group as its part of
+the index (the opponent's part is twice it). The kernel and the trainer index the groups with it."""
+
 REGIONS: tuple[tuple[int, ...], ...] = (
     *(_band(q) for q in range(7)),
     *(_block(q, right) for q in range(5) for right in (False, True)),

@@ -3,9 +3,16 @@
 :func:`ai.kernel.build_endgame_database` solves every position of up to ``pieces`` pieces (win, loss or draw for the
 side to move, with men and kings; the compiled work is :mod:`ai.kernel.retro`, the indexing :mod:`ai.kernel.egdb`);
 this module holds what needs no numba: the layout's constants, the order of solving, the file. :func:`save` writes the
-result as one file: a first line ``KINGME-EGDB 1``, a JSON line (variant, pieces, positions, the compression and the
-SHA-256 of the uncompressed array), then the database array (little-endian int64: 2 bits a position) compressed with
-LZMA. :func:`read` checks the header and the checksum.
+result as one file: a first line ``KINGME-EGDB 1``, a JSON line (variant, pieces, words, the compression and the
+SHA-256 of the uncompressed array), then the database array (little-endian int64: 2 bits a position), in one of two
+forms:
+
+- ``lzma`` (up to 5 pieces: the shipped 3 MB file): compressed; :func:`read` unpacks it into the process's memory;
+- ``none`` (6 pieces: 679 MB): the array as it is, from the first 4096-byte boundary after the header on;
+  :func:`read` maps it (:class:`numpy.memmap`, copy-on-write, never written), so every process on a machine reads the
+  same pages of the operating system's page cache: one copy in memory however many AI workers there are.
+
+:func:`read` checks the header and the checksum (of a mapped file too: it reads the file once through the page cache).
 
 Where the files live: ``$EGDB_DIR`` if set, else ``$KINGME_DATA/egdb``, else ``data/egdb`` (the bot's setting
 ``EGDB_DIR`` is exported there for its AI workers). King Me ships the 5-piece database in the package
@@ -20,6 +27,7 @@ import hashlib
 import json
 import lzma
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,45 +163,80 @@ def allocate(pieces: int) -> tuple[Array, dict[Signature, int]]:
     return db, offsets
 
 
-def save(db: Array, path: Path) -> int:
-    """Write ``db`` to ``path`` (see the module's docstring); the file's size in bytes."""
-    payload = db.astype("<i8").tobytes()
+MAPPED_FROM = 6
+"""Databases of this many pieces or more are written uncompressed, to be memory-mapped."""
+PAGE = 4096
+
+
+def save(db: Array, path: Path, *, mapped: bool | None = None) -> int:
+    """Write ``db`` to ``path`` (see the module's docstring: compressed, or uncompressed to be mapped when ``mapped``,
+    by default from :data:`MAPPED_FROM` pieces on); the file's size in bytes."""
+    if mapped is None:
+        mapped = int(db[0]) >= MAPPED_FROM
+    words = np.ascontiguousarray(db, dtype="<i8")
     header = {
         "variant": VARIANT,
         "pieces": int(db[0]),
         "words": int(db.shape[0]),
-        "compression": "lzma",
-        "sha256": hashlib.sha256(payload).hexdigest(),
+        "compression": "none" if mapped else "lzma",
+        "sha256": hashlib.sha256(words.data.cast("B")).hexdigest(),
     }
+    head = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with partial.open("wb") as out:
-        out.write(MAGIC)
-        out.write(json.dumps(header, sort_keys=True).encode() + b"\n")
-        out.write(lzma.compress(payload, preset=6))
+        out.write(head)
+        if mapped:
+            out.write(bytes(-len(head) % PAGE))
+            words.tofile(out)
+        else:
+            out.write(lzma.compress(words.data.cast("B"), preset=6))
     partial.replace(path)  # a reader never sees half a file
     return path.stat().st_size
 
 
 def read(path: Path) -> Array:
-    """The database array in ``path``, checked against its header; :class:`DatabaseError` if it is not right."""
-    data = path.read_bytes()
-    if not data.startswith(MAGIC):
-        raise DatabaseError(f"{path} is not a King Me endgame database")
-    line_end = data.find(b"\n", len(MAGIC))
-    try:
-        header = json.loads(data[len(MAGIC) : line_end])
-        payload = lzma.decompress(data[line_end + 1 :])
-    except (ValueError, lzma.LZMAError) as exc:
-        raise DatabaseError(f"{path} is damaged: {exc}") from None
-    if hashlib.sha256(payload).hexdigest() != header.get("sha256") or len(payload) != 8 * header.get("words", -1):
+    """The database array in ``path``, checked against its header (mapped, not read, if the file is uncompressed);
+    :class:`DatabaseError` if it is not right."""
+    with path.open("rb") as file:
+        start = file.read(PAGE)
+        if not start.startswith(MAGIC):
+            raise DatabaseError(f"{path} is not a King Me endgame database")
+        line_end = start.find(b"\n", len(MAGIC))
+        try:
+            header = json.loads(start[len(MAGIC) : line_end])
+            words = int(header["words"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DatabaseError(f"{path} is damaged: {exc}") from None
+        if header.get("variant") != VARIANT:
+            raise DatabaseError(f"{path} is for {header.get('variant')!r}, not {VARIANT}")
+        if header.get("compression") == "none":
+            db = _mapped(path, line_end + 1, words)
+        else:
+            file.seek(line_end + 1)
+            try:
+                payload = lzma.decompress(file.read())
+            except lzma.LZMAError as exc:
+                raise DatabaseError(f"{path} is damaged: {exc}") from None
+            if len(payload) != 8 * words:
+                raise DatabaseError(f"{path} is damaged: its checksum does not match")
+            db = np.frombuffer(payload, dtype="<i8").astype(np.int64)
+    if hashlib.sha256(db.data.cast("B")).hexdigest() != header.get("sha256"):
         raise DatabaseError(f"{path} is damaged: its checksum does not match")
-    if header.get("variant") != VARIANT:
-        raise DatabaseError(f"{path} is for {header.get('variant')!r}, not {VARIANT}")
-    db = np.frombuffer(payload, dtype="<i8").astype(np.int64)
     if db.shape[0] < HEADER or int(db[0]) != header.get("pieces"):
         raise DatabaseError(f"{path} is damaged: its tables do not match its header")
     return db
+
+
+def _mapped(path: Path, header_end: int, words: int) -> Array:
+    offset = header_end + -header_end % PAGE
+    if sys.byteorder != "little":
+        raise DatabaseError(f"{path} is mapped as little-endian words: this machine is big-endian")
+    if words < HEADER or path.stat().st_size != offset + 8 * words:
+        raise DatabaseError(f"{path} is damaged: its size does not match its header")
+    # Copy-on-write ("c"): the array is writable for numba's sake (a read-only array would be compiled again as
+    # another type), but nothing writes it, so every process shares the page cache's pages.
+    return np.memmap(path, dtype=np.int64, mode="c", offset=offset, shape=(words,))
 
 
 _LOADED: dict[Path, Array] = {}

@@ -64,7 +64,8 @@ def _egdb_build(args: argparse.Namespace) -> int:
     print(
         f"{stats.positions:,} positions of up to {stats.pieces} pieces: {stats.wins:,} wins, {stats.losses:,} losses, "
         f"{stats.draws:,} draws for the side to move; solved in {stats.seconds:.1f} s, written in "
-        f"{time.perf_counter() - started:.1f} s to {path} ({size / 1e6:.2f} MB, {db.nbytes / 1e6:.1f} MB in memory)"
+        f"{time.perf_counter() - started:.1f} s to {path} ({size / 1e6:.2f} MB, {db.nbytes / 1e6:.1f} MB in memory"
+        f"{', memory-mapped: one copy for every process' if args.pieces >= egdb.MAPPED_FROM else ''})"
     )
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ai import egdb
@@ -62,3 +63,34 @@ def test_the_file_keeps_the_database_and_refuses_a_damaged_copy(
 def test_the_pieces_must_be_in_range() -> None:
     with pytest.raises(egdb.DatabaseError):
         build_endgame_database(7)
+
+
+def test_a_mapped_file_is_read_in_place_and_checked(three: egdb.Array, tmp_path: Path) -> None:
+    path = tmp_path / egdb.file_name(3)
+    size = egdb.save(three, path, mapped=True)
+    assert three.nbytes < size <= three.nbytes + egdb.PAGE
+    db = egdb.read(path)
+    assert isinstance(db, np.memmap) and db.flags.writeable  # numba's type for it: the same as an array in memory
+    assert (db == three).all()
+    solved = solve(3)
+    for black_pieces, white_pieces, kings, black in list(solved.wins)[:2000]:
+        me, opp = (black_pieces, white_pieces) if black else (white_pieces, black_pieces)
+        assert probe(me, opp, kings, black, db) == WIN
+    del db
+    data = bytearray(path.read_bytes())
+    data[-40] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(egdb.DatabaseError, match="checksum"):
+        egdb.read(path)
+    path.write_bytes(bytes(data[:-8]))
+    with pytest.raises(egdb.DatabaseError, match="size"):
+        egdb.read(path)
+
+
+def test_six_pieces_are_written_to_be_mapped_and_fewer_compressed(three: egdb.Array, tmp_path: Path) -> None:
+    six = three.copy()
+    six[0] = 6  # the header of a 6-piece database (only the format is tried here)
+    assert egdb.save(six, tmp_path / "six.egdb") > six.nbytes
+    assert isinstance(egdb.read(tmp_path / "six.egdb"), np.memmap)
+    assert egdb.save(three, tmp_path / "three.egdb") < three.nbytes
+    assert not isinstance(egdb.read(tmp_path / "three.egdb"), np.memmap)

@@ -8,6 +8,7 @@ response), so nothing is posted in the channel and it works wherever the command
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from bot.service import (
     GameService,
     GameView,
     GuildId,
+    PositionChangedError,
     PuzzleSession,
     ServiceError,
     UserId,
@@ -47,6 +49,12 @@ SOMEONE_ELSES = _("this puzzle is someone else's: ask for your own with /checker
 MANAGERS_ONLY = _("only a member who can manage the server sets its daily puzzle, in one of its channels")
 log = logging.getLogger(__name__)
 STALE = _("this puzzle board is out of date: ask for your puzzle again with /checkers puzzle")
+MOVED_ON = _("Your puzzle moved on before this click arrived: here it is as it stands.")
+
+
+def daily_nonce(guild_id: GuildId, day: str) -> str:
+    """The nonce of a server's daily post (Discord takes up to 25 characters): the same for every try of one day."""
+    return f"kd{day}{hashlib.blake2b(guild_id.encode(), digest_size=7).hexdigest()}"
 
 
 class PuzzleHandlers:
@@ -108,7 +116,10 @@ class PuzzleHandlers:
         await send(interaction, ephemeral=True, content=text)
 
     async def publish(self, game: GameView | None, events: Sequence[Event]) -> None:
-        """The event sink's part of the puzzles: post each server's daily puzzle in its channel."""
+        """The event sink's part of the puzzles: post each server's daily puzzle in its channel, then mark it posted.
+        A post that fails for a while (Discord's own trouble) stays pending: the sweep posts it again once its lease
+        is over, with the same nonce, so a post that was made after all is returned by Discord, not made twice. A
+        channel the bot cannot post in is not tried again."""
         for event in events:
             if not isinstance(event, DailyPuzzlePosted):
                 continue
@@ -116,15 +127,22 @@ class PuzzleHandlers:
                 channel = self._bot.get_channel(int(event.channel_id)) or await self._bot.fetch_channel(
                     int(event.channel_id)
                 )
-                if not isinstance(channel, discord.abc.Messageable):
-                    continue
-                lang = guild_language(self._bot, event.guild_id)
-                content, embed, view = daily_post(event, self._themes.current, lang)
-                await channel.send(
-                    content=content, embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
-                )
+                if isinstance(channel, discord.abc.Messageable):
+                    lang = guild_language(self._bot, event.guild_id)
+                    content, embed, view = daily_post(event, self._themes.current, lang)
+                    await channel.send(
+                        content=content,
+                        embed=embed,
+                        view=view,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                        nonce=daily_nonce(event.guild_id, event.day),
+                    )
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.warning("the daily puzzle of server %s cannot be posted: %s", event.guild_id, exc)
             except discord.HTTPException as exc:
-                log.warning("the daily puzzle of server %s could not be posted: %s", event.guild_id, exc)
+                log.warning("the daily puzzle of server %s was not posted (tried again later): %s", event.guild_id, exc)
+                continue
+            await self._service.daily.posted(event.guild_id, event.day)
 
     async def move_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         """``/checkers move``'s autocomplete in the person's puzzle: its legal moves that start with what they typed,
@@ -152,7 +170,8 @@ class PuzzleHandlers:
         uid = self._owner(interaction, owner)
         session = await self._service.puzzles.current(uid)
         if session is None or not session.active or session.version != version:
-            raise Refusal(STALE)
+            await self._moved_on(interaction, session)
+            return
         only = legal_from(session, square)
         if len(only) == 1:  # the piece has one move: choosing it plays it
             await self.on_puzzle_move(interaction, owner, version, only[0])
@@ -161,21 +180,31 @@ class PuzzleHandlers:
 
     async def on_puzzle_move(self, interaction: Interaction, owner: UserId, version: int, move: str) -> None:
         uid = self._owner(interaction, owner)
-        session = await self._service.puzzles.move(uid, move, version, request=request_of(interaction))
+        try:
+            session = await self._service.puzzles.move(uid, move, version, request=request_of(interaction))
+        except PositionChangedError:
+            await self._moved_on(interaction, await self._service.puzzles.current(uid))
+            return
         await update(interaction, **await self._message(interaction, session))
 
     async def on_puzzle_button(self, interaction: Interaction, action: str, owner: UserId, version: int) -> None:
         uid = self._owner(interaction, owner)
         puzzles, request = self._service.puzzles, request_of(interaction)
         votes: tuple[int, int] | None = None
-        if action == "hint":
-            session = await puzzles.hint(uid, version, request=request)
-        elif action == "giveup":
-            session = await puzzles.give_up(uid, version, request=request)
+        if action in ("hint", "giveup"):
+            try:
+                if action == "hint":
+                    session = await puzzles.hint(uid, version, request=request)
+                else:
+                    session = await puzzles.give_up(uid, version, request=request)
+            except PositionChangedError:
+                await self._moved_on(interaction, await puzzles.current(uid))
+                return
         else:
             current = await puzzles.current(uid)
             if current is None or current.version != version or current.active:
-                raise Refusal(STALE)
+                await self._moved_on(interaction, current)
+                return
             if action == "retry":
                 session = await puzzles.retry(uid, request=request)
             elif action == "next":
@@ -184,6 +213,15 @@ class PuzzleHandlers:
                 session = current
                 votes = await puzzles.vote(uid, current.puzzle_id, action == "up")
         await update(interaction, **await self._message(interaction, session, votes=votes))
+
+    async def _moved_on(self, interaction: Interaction, current: PuzzleSession | None) -> None:
+        """A click on a puzzle board that is no longer the person's latest (a click sent twice, or an older board):
+        the clicked board shows the puzzle as it stands (the first click's result), and a private line says why,
+        as a game's board does; with no puzzle to show, the click is refused."""
+        if current is None:
+            raise Refusal(STALE)
+        await update(interaction, **await self._message(interaction, current))
+        await interaction.followup.send(user_language(interaction).say(MOVED_ON), ephemeral=True)
 
     # -- helpers ----------------------------------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 """Puzzles through Discord (the real bot on the emulator, the real Redis): ``/checkers puzzle`` solved with the menus,
-one failed with its line shown, a retry, a hint, a vote, a stale board, a typed move, and the ratings of the player
-and of the puzzles against Glicko-2 computed here."""
+one failed with its line shown, a retry, a hint, a vote, a stale board, a click sent twice, a typed move, and the
+ratings of the player and of the puzzles against Glicko-2 computed here."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -11,10 +13,16 @@ from bot.emulator import Message, User
 from bot.service import PuzzleSession, UserId
 from tests.bot.games.conftest import Harness, component, custom_ids, description
 from tests.bot.service.test_puzzles import glicko, wrong_first_move
+from tests.support import eventually
 
 
 def fields(message: Message) -> dict[str, str]:
     return {str(f["name"]): str(f["value"]) for e in message.embeds for f in e.get("fields") or []}
+
+
+def moved_on(harness: Harness, user: User) -> int:
+    """How many private "your puzzle moved on" lines ``user`` was sent."""
+    return sum(m.ephemeral and "moved on" in m.content for m in harness.emulator.messages(visible_to=user))
 
 
 async def session_of(harness: Harness, user: User) -> PuzzleSession:
@@ -96,8 +104,10 @@ async def test_solve_fail_retry_and_the_ratings(harness: Harness) -> None:
     await harness.emulator.click(alice, other, component(other, "km:zb:hint:")["custom_id"])  # type: ignore[index]
     stale_menu = component(answer, "km:zp:")
     assert stale_menu is not None
-    refused = await harness.emulator.select(alice, answer, stale_menu["custom_id"], [stale_menu["options"][0]["value"]])
-    assert refused.message is not None and "out of date" in refused.message.content
+    await harness.emulator.select(alice, answer, stale_menu["custom_id"], [stale_menu["options"][0]["value"]])
+    await eventually(lambda: moved_on(harness, alice) == 1, what="a private line on why the board changed")
+    assert custom_ids(answer) == custom_ids(other), "the stale board now shows the puzzle as it stands"
+    assert (await session_of(harness, alice)).version == again.version + 1, "the stale click played nothing"
     for move in p2.solver_moves:
         await play_move(harness, alice, other, move)
     assert "Solved, with a hint" in description(other)
@@ -136,3 +146,16 @@ async def test_hint_give_up_and_a_typed_move(harness: Harness) -> None:
         assert "You gave up" in description(typed)
     player = await harness.service.puzzles.player(UserId(str(bob.id)))  # type: ignore[union-attr]
     assert player.rating.losses == 1  # a hint: counted as not solved
+
+
+async def test_a_click_sent_twice_is_applied_once_and_both_answers_show_the_result(harness: Harness) -> None:
+    carol = harness.user("carol")
+    answer: Message = (await harness.command(carol, "puzzle")).message
+    give_up = component(answer, "km:zb:giveup:")
+    assert give_up is not None
+    twice = [harness.emulator.click(carol, answer, give_up["custom_id"]) for _ in range(2)]
+    await asyncio.gather(*(handle.wait() for handle in twice))
+    assert "You gave up" in description(answer)
+    await eventually(lambda: moved_on(harness, carol) == 1, what="the repeat's private line")  # with the result shown
+    player = await harness.service.puzzles.player(UserId(str(carol.id)))  # type: ignore[union-attr]
+    assert player.rating.losses == 1 and player.rating.wins == 0, "given up once, rated once"

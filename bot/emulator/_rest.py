@@ -7,6 +7,7 @@ Every route here wants ``Authorization: Bot <token>`` (401 otherwise, which disc
 from __future__ import annotations
 
 import logging
+import time
 
 from aiohttp import web
 
@@ -32,6 +33,10 @@ from ._state import (
 )
 
 _log = logging.getLogger(__name__)
+
+NONCE_LENGTH = 25
+NONCE_WINDOW = 300.0
+"""Seconds a message's nonce is enforced (Discord: "checked for uniqueness in the past few minutes")."""
 
 
 class RestApi:
@@ -161,11 +166,24 @@ class RestApi:
         if channel.is_thread and (channel.archived or channel.locked):
             raise ApiError(400, 50083, "Thread is archived")
         body, files = await read_body(request)
+        nonce = None if body.get("nonce") is None else str(body["nonce"])
+        if nonce is not None and len(nonce) > NONCE_LENGTH:
+            raise ApiError(400, 50035, "Invalid Form Body: nonce must be 25 characters or fewer")
+        if nonce is not None and body.get("enforce_nonce"):
+            # As Discord does: a message by the same author with the same nonce in the past few minutes is returned
+            # instead of creating a second one (a send retried after a lost reply, or by another process).
+            earlier = self.state.nonces.get((self.bot_user.id, nonce))
+            if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW:
+                found = self.state.messages.get(earlier[0])
+                if found is not None:
+                    return json_response(self.payloads.message(found))
         reference = body.get("message_reference")
         message = self.writer.create(
             channel, body, files, message_reference=reference, type=19 if reference else 0
         )
         self.state.add_message(message)
+        if nonce is not None and body.get("enforce_nonce"):
+            self.state.nonces[self.bot_user.id, nonce] = (message.id, time.monotonic())
         return json_response(self.payloads.message(message))
 
     async def get_message(self, request: web.Request) -> web.Response:

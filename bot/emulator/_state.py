@@ -320,6 +320,8 @@ class EmulatorState:
         self.commands: dict[int, RegisteredCommand] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.user_installs: set[int] = set()
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        """(author, nonce) -> (message id, when): the messages created with ``enforce_nonce`` (see ``NONCE_WINDOW``)."""
         """The users who added the app to their account (a user install)."""
         self.refused_calls: list[str] = []
         """Every bot call refused with 403 "Missing Access" (method and path): a channel or guild the bot is not in."""

@@ -3,8 +3,11 @@ anyone there, with the server's table of solvers and streaks, and yesterday's so
 
 A server manager sets the channel and the hour (:meth:`DailyPuzzles.configure`). The sweep (:meth:`due`, called by
 ``GameService.sweep`` in the one process that holds the sweeper's lease) posts each server's puzzle once its hour has
-come: the day's post is claimed with one ``SET NX`` on a key per server and day, so two processes (or a sweep run
-twice) post it once. Its :class:`DailyPuzzlePosted` event goes to the event sink, which posts it. The day's puzzle is
+come: the day's post is claimed with one guarded write on a key per server and day, with a lease of
+:data:`POST_LEASE`, so two processes (or a sweep run twice) post it once. Its :class:`DailyPuzzlePosted` event goes to
+the event sink, which posts it and then marks it posted (:meth:`DailyPuzzles.posted`). A process that stops between the
+claim and the post leaves the day pending: once the lease is over, the next sweep posts it (with the same nonce, so
+Discord returns the first message rather than a second if the post had been made after all). The day's puzzle is
 drawn from the shipped set by the server and the day (the same for every process), among the puzzles the server did not
 have in the last :data:`NOT_AGAIN_DAYS` days.
 
@@ -28,6 +31,9 @@ from bot.service._ids import ChannelId, GuildId, UserId
 from bot.service._puzzle_ports import DailyRecords
 
 NOT_AGAIN_DAYS = 60
+POST_LEASE = 120.0
+"""Seconds a process has to post a day's puzzle it claimed; past them, a sweep (this process's or another's) posts it
+(the same message: the post's nonce makes Discord return the first one if it was made after all)."""
 TABLE_SIZE = 10
 NO_DAILY = _("this daily puzzle is no longer open")
 
@@ -102,11 +108,16 @@ class DailyPuzzles:
         today, hour = day_of(now), datetime.fromtimestamp(now, UTC).hour
         posts = []
         for guild_id, (channel_id, at) in sorted((await self._store.daily_servers()).items()):
-            if hour < at or await self._store.daily_puzzle(guild_id, today) is not None:
+            if hour < at:
                 continue
-            chosen = self._choose(guild_id, today, await self._store.daily_history(guild_id))
-            if not await self._store.claim_daily(guild_id, today, chosen.id):
-                continue  # another process posts it
+            claimed_before = await self._store.daily_puzzle(guild_id, today)
+            if claimed_before is not None and not await self._store.daily_pending(guild_id, today):
+                continue  # posted
+            proposed = claimed_before or self._choose(guild_id, today, await self._store.daily_history(guild_id)).id
+            claimed = await self._store.claim_daily(guild_id, today, proposed, POST_LEASE)
+            if claimed is None:
+                continue  # posted, or another process is posting it
+            chosen = _shipped(claimed)
             posts.append(
                 DailyPuzzlePosted(
                     text=f"daily puzzle {chosen.id}",
@@ -119,6 +130,10 @@ class DailyPuzzles:
                 )
             )
         return posts
+
+    async def posted(self, guild_id: GuildId, day: str) -> None:
+        """The day's post is made, or cannot be (the channel is gone or closed to the bot): not posted again."""
+        await self._store.daily_posted(guild_id, day)
 
     async def day(self, guild_id: GuildId, day: str) -> DailyDay | None:
         puzzle_id = await self._store.daily_puzzle(guild_id, day)

@@ -37,9 +37,18 @@ class DailyRecords(Protocol):
         """Every server with a daily puzzle: its channel and hour."""
         ...
 
-    async def claim_daily(self, guild_id: GuildId, day: str, puzzle_id: str) -> bool:
-        """Make ``puzzle_id`` the server's puzzle of ``day`` unless the day has one: true for the one caller that
-        does (one atomic write)."""
+    async def claim_daily(self, guild_id: GuildId, day: str, puzzle_id: str, lease: float) -> str | None:
+        """Take the post of the server's puzzle of ``day`` for ``lease`` seconds: the puzzle to post (``puzzle_id``
+        when the day has none yet; the day's own when it was claimed but never posted), or None when the day is posted
+        or another caller holds the lease (each an atomic write)."""
+        ...
+
+    async def daily_pending(self, guild_id: GuildId, day: str) -> bool:
+        """Whether the day's post is claimed but not known to be made."""
+        ...
+
+    async def daily_posted(self, guild_id: GuildId, day: str) -> None:
+        """The day's post is made (or cannot be): nobody posts it again."""
         ...
 
     async def daily_puzzle(self, guild_id: GuildId, day: str) -> str | None: ...

@@ -191,7 +191,9 @@ class RedisDaily(RedisBase):
 
     {ns}:daily:guilds                     set    the servers with a daily puzzle
     {ns}:guild:{gid}:daily                hash   channel, hour
-    {ns}:guild:{gid}:daily:{day}          string the day's puzzle id (SET NX: claimed once; 40 days)
+    {ns}:guild:{gid}:daily:{day}          string the day's puzzle id (claimed once; 40 days)
+    {ns}:guild:{gid}:daily:{day}:pending  string while the day's post is claimed but not known to be posted (40 days)
+    {ns}:guild:{gid}:daily:{day}:posting  string the lease of the process posting it (expires by itself)
     {ns}:guild:{gid}:daily:{day}:results  hash   uid -> 1 solved, 0 not (the first answer only; 40 days)
     {ns}:guild:{gid}:daily-history        hash   day -> puzzle id
     {ns}:guild:{gid}:daily-streaks        hash   uid -> "streak:last day:solved count"
@@ -222,17 +224,39 @@ class RedisDaily(RedisBase):
             found[GuildId(guild)] = (ChannelId(decoded(channel)), int(decoded(hour)))
         return found
 
-    async def claim_daily(self, guild_id: GuildId, day: str, puzzle_id: str) -> bool:
-        key = self._daily(guild_id, "daily", day)
-        commit = Commit()
-        commit.check("claimed", "exists", key, "", "0")
-        commit.op("SET", key, puzzle_id, "EX", str(DAILY_KEPT))
-        commit.op("HSET", self._daily(guild_id, "daily-history"), day, puzzle_id)
-        try:
-            await self._run(commit)
-        except CommitConflict:
-            return False
-        return True
+    async def claim_daily(self, guild_id: GuildId, day: str, puzzle_id: str, lease: float) -> str | None:
+        puzzle_key = self._daily(guild_id, "daily", day)
+        pending_key = self._daily(guild_id, "daily", day, "pending")
+        lease_key = self._daily(guild_id, "daily", day, "posting")
+        for _attempt in range(2):  # the day's state may change between the read and the commit: look again once
+            chosen, pending = await awaitable(self._r.mget([puzzle_key, pending_key]))
+            commit = Commit()
+            commit.check("posting", "exists", lease_key, "", "0")
+            commit.op("SET", lease_key, "1", "PX", str(max(1, round(lease * 1000))))
+            if chosen is None:  # the day's first claim: its puzzle, pending until posted
+                commit.check("claimed", "exists", puzzle_key, "", "0")
+                commit.op("SET", puzzle_key, puzzle_id, "EX", str(DAILY_KEPT))
+                commit.op("SET", pending_key, "1", "EX", str(DAILY_KEPT))
+                commit.op("HSET", self._daily(guild_id, "daily-history"), day, puzzle_id)
+            elif pending is not None:  # claimed, never posted (its process stopped): post the same puzzle again
+                commit.check("posted", "exists", pending_key, "", "1")
+            else:
+                return None  # posted
+            try:
+                await self._run(commit)
+            except CommitConflict as exc:
+                if exc.tag == "posting":
+                    return None  # another process is posting it
+                continue
+            return puzzle_id if chosen is None else decoded(chosen)
+        return None
+
+    async def daily_pending(self, guild_id: GuildId, day: str) -> bool:
+        return bool(await awaitable(self._r.exists(self._daily(guild_id, "daily", day, "pending"))))
+
+    async def daily_posted(self, guild_id: GuildId, day: str) -> None:
+        keys = (self._daily(guild_id, "daily", day, part) for part in ("pending", "posting"))
+        await awaitable(self._r.delete(*keys))
 
     async def daily_puzzle(self, guild_id: GuildId, day: str) -> str | None:
         value = await awaitable(self._r.get(self._daily(guild_id, "daily", day)))

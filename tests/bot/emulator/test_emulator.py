@@ -1,5 +1,5 @@
 """The Discord emulator against the real, unmodified discord.py client: login, sync, slash commands,
-autocomplete, ephemerals, deferrals, threads, components that survive a restart, RESUME and deadlines."""
+autocomplete, ephemerals, deferrals, threads, components that survive a restart, RESUME, deadlines and nonces."""
 
 from __future__ import annotations
 
@@ -442,3 +442,19 @@ async def test_unanswered_and_late_interactions_are_recorded(emulator: DiscordEm
     assert not late.record.answered
     assert late.record.latency is not None and late.record.latency > 0.2
     assert "sorry" not in [m.content for m in emulator.messages(visible_to=alice)]
+
+
+async def test_a_message_sent_again_with_its_nonce_is_returned_not_made_twice(
+    emulator: DiscordEmulator, bot: DemoBot
+) -> None:
+    channel = bot.get_channel(emulator.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("daily", nonce="kd20260302abc")  # discord.py enforces a nonce it is given
+    again = await channel.send("daily, again", nonce="kd20260302abc")
+    assert again.id == first.id and again.content == "daily"
+    other = await channel.send("another day", nonce="kd20260303abc")
+    assert other.id != first.id
+    assert [m.content for m in emulator.messages()].count("daily") == 1
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("too long a nonce", nonce="x" * 26)
+    assert refused.value.status == 400

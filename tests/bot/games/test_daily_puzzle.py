@@ -1,16 +1,19 @@
 """The daily puzzle of a server over three days of a test clock, with two solvers: set up by a manager, posted by the
 sweep at its hour once (a second process sweeping finds it posted), solved privately through its button, yesterday's
-line and solvers in the next day's post, and the server's table of streaks."""
+line and solvers in the next day's post, and the server's table of streaks; and a post whose process stopped between
+claiming the day and posting it (or between posting it and marking it posted) made once all the same."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
 
 from ai.puzzles import Puzzle, puzzle
 from bot.emulator import Channel, Message, User
-from bot.service import GameService, GuildId, UserId
+from bot.service import DailyPuzzlePosted, GameService, GuildId, UserId, day_of
+from bot.service import _daily as daily_module
 from bot.store import RedisGameStore
 from tests.bot.games.conftest import Harness, component, description
 from tests.bot.games.test_puzzles_discord import fields, play_move
@@ -113,3 +116,53 @@ async def test_three_days_of_the_daily_puzzle_with_two_solvers(harness: Harness,
         assert refused_click.message is not None and "no longer open" in refused_click.message.content
     finally:
         await other.close()
+
+
+async def test_a_post_whose_process_stopped_is_made_once_by_a_later_sweep(
+    harness: Harness, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lease = 0.3
+    monkeypatch.setattr(daily_module, "POST_LEASE", lease)
+    emulator, room = harness.emulator, harness.emulator.channel
+    boss = harness.user("carol")
+    emulator.guild.manager_ids.append(boss.id)
+    await harness.command(boss, "daily", {"channel": room, "hour": 9})
+    clock.advance(3600)  # 09:00
+    guild = GuildId(str(emulator.guild.id))
+    assert harness.service is not None
+    gone_sink = EventLog()  # a process that claims the day and stops before posting: its events go nowhere
+    gone = GameService(RedisGameStore(harness.redis), harness.pool, harness.settings, clock=clock, sink=gone_sink)
+    try:
+        await gone.sweep()
+    finally:
+        await gone.close()
+    claimed = [e for e in gone_sink.events if isinstance(e, DailyPuzzlePosted)]
+    assert len(claimed) == 1
+    await harness.service.sweep()
+    assert posts(harness, room) == [], "the claim's lease still holds"
+
+    marks: list[str] = []
+
+    async def stops_before_marking(guild_id: GuildId, day: str) -> None:
+        marks.append(day)  # the post is made, and the process stops before marking it posted
+
+    with monkeypatch.context() as patch:
+        patch.setattr(harness.service.daily, "posted", stops_before_marking)
+        await asyncio.sleep(lease * 1.5)
+        await harness.service.sweep()  # the lease is over: this process posts the day's puzzle, the same one
+        await eventually(lambda: len(posts(harness, room)) == 1 and marks, what="the day's post")
+    today = day_of(clock())
+    assert await harness.service.daily.puzzle_of(guild, today) == claimed[0].puzzle, "the claimed day's puzzle"
+    store = harness.service._store
+    assert await store.daily_pending(guild, today)
+
+    await asyncio.sleep(lease * 1.5)
+    await harness.service.sweep()  # pending still: posted again with the same nonce, and Discord returns the first
+
+    async def marked() -> bool:
+        return not await store.daily_pending(guild, today)
+
+    await eventually(marked, what="the day marked posted")
+    await harness.service.sweep()
+    await asyncio.sleep(0.1)
+    assert len(posts(harness, room)) == 1, "one post for the day"

@@ -19,6 +19,7 @@ their server streak counts the days in a row they solved it (a hint counts as no
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -30,6 +31,7 @@ from bot.service._events import Event
 from bot.service._ids import ChannelId, GuildId, UserId
 from bot.service._puzzle_ports import DailyRecords
 
+log = logging.getLogger(__name__)
 NOT_AGAIN_DAYS = 60
 POST_LEASE = 120.0
 """Seconds a process has to post a day's puzzle it claimed; past them, a sweep (this process's or another's) posts it
@@ -117,7 +119,11 @@ class DailyPuzzles:
             claimed = await self._store.claim_daily(guild_id, today, proposed, POST_LEASE)
             if claimed is None:
                 continue  # posted, or another process is posting it
-            chosen = _shipped(claimed)
+            chosen = puzzle(claimed)
+            if chosen is None:  # a pending day's puzzle left the set (a new version shipped): the day is not posted
+                log.warning("the daily puzzle %s of server %s is no longer in the set: not posted", claimed, guild_id)
+                await self._store.daily_posted(guild_id, today)
+                continue
             posts.append(
                 DailyPuzzlePosted(
                     text=f"daily puzzle {chosen.id}",
@@ -139,9 +145,12 @@ class DailyPuzzles:
         puzzle_id = await self._store.daily_puzzle(guild_id, day)
         if puzzle_id is None:
             return None
+        found = puzzle(puzzle_id)
+        if found is None:  # no longer in the set: the day's line is not shown
+            return None
         results = await self._store.daily_results(guild_id, day)
         solvers = tuple(sorted(UserId(u) for u, solved in results.items() if solved))
-        return DailyDay(day, puzzle_id, _shipped(puzzle_id).solution, solvers, len(results))
+        return DailyDay(day, puzzle_id, found.solution, solvers, len(results))
 
     async def table(self, guild_id: GuildId) -> tuple[DailyStanding, ...]:
         """The server's solvers, by current streak, then by puzzles solved (a streak not extended yesterday or today is

@@ -276,3 +276,19 @@ async def test_two_processes_sweeping_at_once_post_the_daily_puzzle_once(
     await asyncio.gather(first.sweep(), second.sweep(), first.sweep(), second.sweep())
     posted = [e for e in events.events if isinstance(e, DailyPuzzlePosted)]
     assert sorted(e.guild_id for e in posted) == ["71", "72", "73"], "each server's puzzle once"
+
+
+async def test_a_pending_day_whose_puzzle_left_the_set_is_dropped_and_the_sweep_goes_on(
+    make_service: Callable[..., GameService], events: EventLog, redis_client: aioredis.Redis
+) -> None:
+    service = make_service()
+    store = RedisGameStore(redis_client)
+    today = day_of(service.now())
+    for guild in ("81", "82"):
+        await service.daily.configure(GuildId(guild), ChannelId("8"), 0)
+    assert await store.claim_daily(GuildId("81"), today, "gone-from-the-set", 0.05) == "gone-from-the-set"
+    await asyncio.sleep(0.1)  # its process stopped; the lease is over
+    await service.sweep()
+    posted = [e for e in events.events if isinstance(e, DailyPuzzlePosted)]
+    assert [e.guild_id for e in posted] == ["82"], "the other server's day is posted"
+    assert not await store.daily_pending(GuildId("81"), today), "the lost day is not tried again"

@@ -120,7 +120,7 @@ def _solved(db: Array, most: int, *, kings_only: bool) -> _Tables:
     from ai.kernel.cache import cache_dir
     from ai.kernel.distance import solve
 
-    digest = hashlib.blake2b(db.tobytes(), digest_size=8).hexdigest()
+    digest = hashlib.blake2b(db.data.cast("B"), digest_size=8).hexdigest()  # no copy of a mapped database
     path = cache_dir() / "distances" / f"{'kings' if kings_only else 'all'}-{most}-{digest}.npz"
     with contextlib.suppress(OSError, ValueError, KeyError), np.load(path) as saved:
         return _Tables(saved["dist"], saved["values"], saved["offsets"], most)

@@ -107,10 +107,28 @@ def file_name(pieces: int) -> str:
 Signature = tuple[int, int, int, int]
 
 
-def signatures(pieces: int) -> list[Signature]:
-    """Every material ``(men, kings, their men, their kings)`` of 2 to ``pieces`` pieces where both sides have one,
-    in the order of solving: by pieces, then by men (a crowning leads to fewer men); a signature and its mirror fall in
-    the same group."""
+@dataclass(frozen=True)
+class Only:
+    """A part of the tables of the most pieces, to build instead of them all (the tables of fewer pieces are always
+    built whole): those with ``sides`` pieces a side (in either order) and at most ``men`` men a side. Such a part is
+    closed: a quiet move leads to the mirror table, a crowning to one with a man fewer, both in the part, and a capture
+    to fewer pieces. Three against three with two men a side at most holds the ending of Second Position (665 million
+    indexes where the whole 6-piece set has 2,716 million)."""
+
+    sides: tuple[int, int]
+    men: int
+
+    def keeps(self, sig: Signature, pieces: int) -> bool:
+        a, b, c, d = sig
+        if a + b + c + d < pieces:
+            return True
+        return sorted((a + b, c + d)) == sorted(self.sides) and a <= self.men and c <= self.men
+
+
+def signatures(pieces: int, only: Only | None = None) -> list[Signature]:
+    """Every material ``(men, kings, their men, their kings)`` of 2 to ``pieces`` pieces where both sides have one
+    (those of ``pieces`` pieces limited to ``only``), in the order of solving: by pieces, then by men (a crowning leads
+    to fewer men); a signature and its mirror fall in the same group."""
     found: list[Signature] = []
     for total in range(2, pieces + 1):
         for men in range(total + 1):
@@ -118,15 +136,15 @@ def signatures(pieces: int) -> list[Signature]:
                 c = men - a
                 for b in range(total - men + 1):
                     d = total - men - b
-                    if a + b and c + d:
+                    if a + b and c + d and (only is None or only.keeps((a, b, c, d), pieces)):
                         found.append((a, b, c, d))
     return found
 
 
-def pairs(pieces: int) -> Iterator[tuple[Signature, Signature]]:
+def pairs(pieces: int, only: Only | None = None) -> Iterator[tuple[Signature, Signature]]:
     """Each signature with its mirror (the opponent's view), once, in the order of :func:`signatures`."""
     seen: set[Signature] = set()
-    for sig in signatures(pieces):
+    for sig in signatures(pieces, only):
         if sig not in seen:
             mirror = (sig[2], sig[3], sig[0], sig[1])
             seen.update((sig, mirror))
@@ -146,13 +164,14 @@ class Stats:
     seconds: float
 
 
-def allocate(pieces: int) -> tuple[Array, dict[Signature, int]]:
-    """An empty database array for 2 to ``pieces`` pieces (every value a draw), and each table's offset in it."""
+def allocate(pieces: int, only: Only | None = None) -> tuple[Array, dict[Signature, int]]:
+    """An empty database array for 2 to ``pieces`` pieces (every value a draw; the tables of ``pieces`` limited to
+    ``only``, the others left out: a probe of them is unknown), and each table's offset in it."""
     if not MIN_PIECES <= pieces <= MAX_PIECES:
         raise DatabaseError(f"a database covers {MIN_PIECES} to {MAX_PIECES} pieces, not {pieces}")
     offsets: dict[Signature, int] = {}
     total = 0
-    for sig in signatures(pieces):
+    for sig in signatures(pieces, only):
         offsets[sig] = total
         total += table_size(*sig)
     db = np.zeros(HEADER + (total + PER_WORD - 1) // PER_WORD, dtype=np.int64)
@@ -179,6 +198,7 @@ def save(db: Array, path: Path, *, mapped: bool | None = None) -> int:
         "pieces": int(db[0]),
         "words": int(db.shape[0]),
         "compression": "none" if mapped else "lzma",
+        "part": any(db[1 + signature_id(*sig)] < 0 for sig in signatures(int(db[0]))),
         "sha256": hashlib.sha256(words.data.cast("B")).hexdigest(),
     }
     head = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n"

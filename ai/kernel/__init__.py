@@ -19,7 +19,7 @@ from ai.kernel.cache import cache_dir
 from ai.kernel.player import DEFAULT_TABLE_ENTRIES, KernelPlayer
 
 if TYPE_CHECKING:
-    from ai.egdb import Array, Stats
+    from ai.egdb import Array, Only, Stats
 
 
 def warm_up() -> float:
@@ -30,13 +30,13 @@ def warm_up() -> float:
 
 
 def build_endgame_database(
-    pieces: int, *, threads: int | None = None, report: Callable[[str], None] | None = None
+    pieces: int, *, threads: int | None = None, report: Callable[[str], None] | None = None, only: Only | None = None
 ) -> tuple[Array, Stats]:
-    """Solve every ending of up to ``pieces`` pieces by retrograde analysis (:mod:`ai.kernel.retro`); the database
-    array (save it with :func:`ai.egdb.save`) and what was found."""
+    """Solve every ending of up to ``pieces`` pieces by retrograde analysis (:mod:`ai.kernel.retro`; the tables of
+    ``pieces`` limited to ``only``); the database array (save it with :func:`ai.egdb.save`) and what was found."""
     from ai.kernel.retro import build
 
-    return build(pieces, threads=threads, report=report)
+    return build(pieces, threads=threads, report=report, only=only)
 
 
 __all__ = ["DEFAULT_TABLE_ENTRIES", "KernelPlayer", "build_endgame_database", "cache_dir", "warm_up"]

@@ -212,17 +212,21 @@ def store(codes: Codes, db: Array, offset: int) -> None:
 
 
 def build(
-    pieces: int, *, threads: int | None = None, report: Callable[[str], None] | None = None
+    pieces: int,
+    *,
+    threads: int | None = None,
+    report: Callable[[str], None] | None = None,
+    only: egdb.Only | None = None,
 ) -> tuple[Array, egdb.Stats]:
-    """Solve every position of 2 to ``pieces`` pieces with ``threads`` threads (default: numba's); the database array
-    and what was found."""
-    db, offsets = egdb.allocate(pieces)
+    """Solve every position of 2 to ``pieces`` pieces (those of ``pieces`` limited to ``only``) with ``threads``
+    threads (default: numba's); the database array and what was found."""
+    db, offsets = egdb.allocate(pieces, only)
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
     started = time.perf_counter()
     k = t.of(AMERICAN)
     tally = np.zeros(8, dtype=np.int64)
-    for sig, mirror in egdb.pairs(pieces):
+    for sig, mirror in egdb.pairs(pieces, only):
         arrays = {}
         for side in {sig, mirror}:
             codes = np.zeros(egdb.table_size(*side), dtype=np.uint8)

@@ -7,9 +7,13 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli._command import CommandError, Commands, Parser, load_settings
 from bot.cli.engine import add_position_argument, board_from_args
+
+if TYPE_CHECKING:
+    from ai import egdb
 
 
 def register(commands: Commands) -> None:
@@ -20,6 +24,12 @@ def register(commands: Commands) -> None:
     build.add_argument("--pieces", type=int, required=True, help="the most pieces on the board (5 or 6 to be useful)")
     build.add_argument("--out", type=Path, help="the folder to write it to (default: EGDB_DIR, else KINGME_DATA/egdb)")
     build.add_argument("--threads", type=int, default=2, help="threads for the parallel steps (default 2)")
+    build.add_argument(
+        "--sides",
+        metavar="AvB",
+        help="only the tables of N pieces with A and B pieces a side, e.g. 3v3 (those of fewer pieces are built whole)",
+    )
+    build.add_argument("--max-men", type=int, help="with --sides: at most this many men a side (e.g. 2)")
     probe = actions.add_parser("probe", help="a position's value in the installed database: win, loss or draw")
     probe.set_defaults(handler=_egdb_probe)
     add_position_argument(probe)
@@ -54,20 +64,42 @@ def _egdb_build(args: argparse.Namespace) -> int:
         raise CommandError(f"--pieces must be between {egdb.MIN_PIECES} and {egdb.MAX_PIECES}")
     if args.threads < 1:
         raise CommandError("--threads must be 1 or more")
+    only = _only(args)
     path = (args.out if args.out is not None else _use_settings()) / egdb.file_name(args.pieces)
-    db, stats = build_endgame_database(args.pieces, threads=args.threads, report=_report)
+    db, stats = build_endgame_database(args.pieces, threads=args.threads, report=_report, only=only)
     started = time.perf_counter()
     try:
         size = egdb.save(db, path)
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror}") from None
+    men = "man" if only is not None and only.men == 1 else "men"
+    part = "" if only is None else f" (of {args.pieces} pieces only {args.sides}, at most {only.men} {men} a side)"
+    shared = ", memory-mapped: one copy for every process" if args.pieces >= egdb.MAPPED_FROM else ""
     print(
-        f"{stats.positions:,} positions of up to {stats.pieces} pieces: {stats.wins:,} wins, {stats.losses:,} losses, "
-        f"{stats.draws:,} draws for the side to move; solved in {stats.seconds:.1f} s, written in "
-        f"{time.perf_counter() - started:.1f} s to {path} ({size / 1e6:.2f} MB, {db.nbytes / 1e6:.1f} MB in memory"
-        f"{', memory-mapped: one copy for every process' if args.pieces >= egdb.MAPPED_FROM else ''})"
+        f"{stats.positions:,} positions of up to {stats.pieces} pieces{part}: {stats.wins:,} wins, "
+        f"{stats.losses:,} losses, {stats.draws:,} draws for the side to move; solved in {stats.seconds:.1f} s, "
+        f"written in {time.perf_counter() - started:.1f} s to {path} ({size / 1e6:.2f} MB, "
+        f"{db.nbytes / 1e6:.1f} MB in memory{shared})"
     )
     return 0
+
+
+def _only(args: argparse.Namespace) -> egdb.Only | None:
+    """The part of the largest tables that ``--sides`` and ``--max-men`` ask for, or None for them all."""
+    from ai import egdb
+
+    if args.sides is None:
+        if args.max_men is not None:
+            raise CommandError("--max-men goes with --sides")
+        return None
+    a, v, b = args.sides.partition("v")
+    if not (v and a.isdecimal() and b.isdecimal() and int(a) >= 1 and int(b) >= 1 and int(a) + int(b) == args.pieces):
+        raise CommandError("--sides is two counts of pieces that add up to --pieces, like 3v3 for 6 pieces")
+    sides = (int(a), int(b))
+    men = max(sides) if args.max_men is None else args.max_men
+    if not 0 <= men <= max(sides):
+        raise CommandError(f"--max-men is between 0 and {max(sides)}")
+    return egdb.Only(sides, men)
 
 
 def _egdb_probe(args: argparse.Namespace) -> int:
@@ -88,6 +120,8 @@ def _egdb_probe(args: argparse.Namespace) -> int:
     value = probe(me, opp, board.kings, black, db)
     names = {WIN: "win", LOSS: "loss", DRAW: "draw"}
     if value not in names:
+        if (board.black | board.white).bit_count() <= int(db[0]):
+            raise CommandError(f"the database holds a part of its {int(db[0])}-piece tables, not this material")
         raise CommandError(f"the database holds positions of up to {int(db[0])} pieces")
     print(f"{names[value]} for {board.turn.label}")
     return 0

@@ -174,6 +174,23 @@ def test_egdb_build_writes_a_database_that_probe_reads(tmp_path: Path, capsys: p
         assert "up to 3 pieces" in capsys.readouterr().err
 
 
+def test_egdb_build_of_a_part_of_the_largest_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for wrong in (["--sides", "3v3"], ["--sides", "2x2"], ["--sides", "2v2", "--max-men", "3"], ["--max-men", "1"]):
+        assert main(["egdb", "build", "--pieces", "4", "--out", str(tmp_path), *wrong]) == 2, wrong
+        assert "--" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir()), "nothing built from a wrong request"
+    args = ["egdb", "build", "--pieces", "4", "--sides", "2v2", "--max-men", "1", "--out", str(tmp_path)]
+    assert main([*args, "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "of up to 4 pieces (of 4 pieces only 2v2, at most 1 man a side)" in out, out
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EGDB_DIR", str(tmp_path))
+        assert main(["egdb", "probe", "B:W21,22:B9,10"]) == 2  # two men a side: not in the part
+        assert "a part of its 4-piece tables" in capsys.readouterr().err
+        assert main(["egdb", "probe", "W:WK19:BK31,K32"]) == 0  # three pieces: every table
+        assert capsys.readouterr().out == "loss for White\n"
+
+
 def test_bestmove_stdin_answers_each_line_in_one_process(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,12 +1,5 @@
-"""The endgame trainer's knowledge: exact distances to the end of the game in small endings, the endings it sets, the
-perfect defender that plays them against a person, and the review of how the person did.
-
-**Distances.** The databases hold win, loss or draw only; :mod:`ai.kernel.distance` solves their tables again for the
-number of plies to the end of the game (the winner as quick as it can be, the loser as slow), reading the values from
-the databases: every ending of kings of up to five pieces (about 7 s and 20 MB the first time a process needs five
-pieces), and every ending of up to four pieces, men included (about 5 s and 20 MB). Each process keeps what it needs in
-memory; the first on a machine to solve a set caches it in a file beside numba's compiled code, which the others read
-(:func:`_solved`). Five pieces with men are outside them.
+"""The endgame trainer: the endings it sets, the perfect defender that plays them against a person, and the review of
+how the person did. The exact distances it reads come from :mod:`ai.endgame_tables`.
 
 **Endings** (:data:`ENDINGS`), each with the trainee to move:
 
@@ -14,6 +7,9 @@ memory; the first on a machine to solve a set caches it in a file beside numba's
 - ``three_kings``: three kings against two, the longest win there is (67 plies: 34 moves);
 - ``first_position``: First Position as the American Checker Federation sets it (White: a king on 15 and a man on 20;
   Black: a king on 28 and a man on 12; White to move and win), a win in 81 plies by the databases;
+- ``second_position``: Second Position as Edward Lasker sets it (*Chess and Checkers: The Way to Mastership*, 1918,
+  diagram 95; White: men on 27 and 30, a king on 22; Black: men on 20 and 21, a king on 9; White to move and win). It
+  has six pieces, so only a machine with the prepared six-piece tables sets it (:data:`ai.endgame_tables.BUILD_HINT`);
 - ``random``: a won ending of four or five kings (three against one, four against one, three against two) drawn by
   ``seed``, by ``difficulty``: the distance to the win as a share of the longest win of its material, ``easy`` up to a
   third, ``medium`` up to two thirds, ``hard`` beyond (and at least 3 plies, so there is something to play);
@@ -31,154 +27,42 @@ rules, as the distances do; the trainee has the 40-move rule against it.
 **The review** (:func:`review`): converted (a won ending won) or held (a drawn one not lost), in how many of the
 trainee's moves against the best possible (the distance at the start, in the winner's moves), and the moves that lost
 time (the distance did not go down by two plies a move) or threw the result away.
-
-Not done: Second Position (as far as we know, its classic setting has more pieces than the databases hold).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
 import random
-import threading
-import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from ai.endgame_tables import (
+    BUILD_HINT,
+    DRAW,
+    LOSS,
+    MEN_PIECES,
+    MOST_PIECES,
+    WIN,
+    Distance,
+    NotAnEndingError,
+    Tables,
+    distance,
+    is_ending,
+    prepare,
+    prepared,
+    small_tables,
+    warm_up,
+)
 from ai.player import Limits, SearchResult
-from core import AMERICAN, Board, Color, Outcome, RulesError, Termination
+from core import Board, Outcome, Termination
 
-if TYPE_CHECKING:
-    from ai.egdb import Array
-    from ai.kernel.distance import Distances, Values
-
-WIN, LOSS, DRAW = "win", "loss", "draw"
-"""A position's value for the side to move."""
-ENDINGS = ("two_kings", "three_kings", "first_position", "random", "hold_draw")
+ENDINGS = ("two_kings", "three_kings", "first_position", "second_position", "random", "hold_draw")
 FIRST_POSITION = "W:WK15,20:B12,K28"
 """First Position, White to move and win (the American Checker Federation's standard positions)."""
+SECOND_POSITION = "W:WK22,27,30:BK9,20,21"
+"""Second Position, White to move and win (Lasker, 1918, diagram 95; Black to move, it is a draw)."""
 DIFFICULTIES = ("easy", "medium", "hard")
-MOST_PIECES = 5
 LEVEL = "endgame"
 """The name of the defender's level (hidden: no menu offers it, the trainer alone starts games against it)."""
-
-
-class NotAnEndingError(RulesError):
-    """A position, an ending or a difficulty the trainer does not know."""
-
-
-@dataclass(frozen=True)
-class Distance:
-    """What a position is worth to the side to move, and how long it takes."""
-
-    value: str
-    """:data:`WIN`, :data:`LOSS` or :data:`DRAW`."""
-    plies: int | None
-    """Plies to the end of the game with perfect play from both sides (None for a draw)."""
-
-
-@dataclass(frozen=True)
-class _Tables:
-    dist: Distances
-    values: Values
-    offsets: Array
-    most: int
-
-
-_SOLVED: dict[tuple[int, bool], _Tables] = {}
-_SOLVING = threading.Lock()
-MEN_PIECES = 4
-"""The most pieces of a position with men that the trainer's tables hold (every table of four pieces, with men or
-not, is solved at once: about 5 s and 20 MB; five pieces with men would be 145 million positions)."""
-
-
-def _tables(pieces: int, *, men: bool = False) -> _Tables:
-    """Tables that hold every position of up to ``pieces`` pieces, of kings only unless ``men`` (or larger ones,
-    if solved already)."""
-    with _SOLVING:
-        for (most, kings_only), tables in sorted(_SOLVED.items()):
-            if most >= pieces and (not men or not kings_only):
-                return tables
-        from ai import egdb
-
-        most = MEN_PIECES if men else max(pieces, 3)
-        db = egdb.loaded()
-        if db is None or int(db[0]) < most:
-            raise NotAnEndingError("the endgame databases are missing")
-        _SOLVED[most, not men] = tables = _solved(db, most, kings_only=not men)
-        return tables
-
-
-def _solved(db: Array, most: int, *, kings_only: bool) -> _Tables:
-    """The tables of :func:`ai.kernel.distance.solve`, from the cache file the first solving on this machine wrote
-    (beside numba's compiled code, named after the databases' checksum), else solved and written there."""
-    import hashlib
-
-    import numpy as np
-
-    from ai.kernel.cache import cache_dir
-    from ai.kernel.distance import solve
-
-    digest = hashlib.blake2b(db.data.cast("B"), digest_size=8).hexdigest()  # no copy of a mapped database
-    path = cache_dir() / "distances" / f"{'kings' if kings_only else 'all'}-{most}-{digest}.npz"
-    with contextlib.suppress(OSError, ValueError, KeyError), np.load(path) as saved:
-        return _Tables(saved["dist"], saved["values"], saved["offsets"], most)
-    dist, values, offsets = solve(db, most, kings_only=kings_only)
-    with contextlib.suppress(OSError):  # a cache that cannot be written is solved again next time
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")
-        np.savez(partial, dist=dist, values=values, offsets=offsets)
-        partial.replace(path)  # a reader never sees half a file
-    return _Tables(dist, values, offsets, most)
-
-
-def warm_up() -> float:
-    """Compile the distance code, or load it from the cache, and solve the tables of up to three pieces (two kings
-    against one); the seconds it took. Larger tables are solved when first needed (some seconds for five pieces)."""
-    started = time.perf_counter()
-    with contextlib.suppress(NotAnEndingError):  # no databases: the trainer refuses its games, the rest plays on
-        _tables(3)
-    return time.perf_counter() - started
-
-
-def _covered(board: Board) -> bool:
-    """Whether the trainer's tables hold ``board``: kings only, up to five pieces; with men, up to four."""
-    pieces = board.black | board.white
-    most = MOST_PIECES if pieces & ~board.kings == 0 else MEN_PIECES
-    return board.variant is AMERICAN and 2 <= pieces.bit_count() <= most and bool(board.black) and bool(board.white)
-
-
-def distance(board: Board) -> Distance | None:
-    """The exact value and distance of ``board`` for the side to move (the draw rules left aside), or None if the
-    tables do not hold it (see the module's docstring); a game over by the pieces (no pieces or no moves) is a loss in
-    0."""
-    from ai.egdb import LOSS as DB_LOSS
-    from ai.egdb import WIN as DB_WIN
-    from ai.kernel.distance import locate
-
-    if board.variant is AMERICAN and not (board.pieces(board.turn) and board.legal_moves):
-        return Distance(LOSS, 0)  # no pieces or no moves: the game is lost
-    if not _covered(board):
-        return None
-    pieces = board.black | board.white
-    tables = _tables(pieces.bit_count(), men=bool(pieces & ~board.kings))
-    black = board.turn is Color.BLACK
-    me, opp = (board.black, board.white) if black else (board.white, board.black)
-    at = locate(me, opp, board.kings, black, tables.offsets)
-    if at < 0:
-        return None
-    value = int(tables.values[at])
-    if value == DB_WIN:
-        return Distance(WIN, int(tables.dist[at]))
-    if value == DB_LOSS:
-        return Distance(LOSS, int(tables.dist[at]))
-    return Distance(DRAW, None)
-
-
-def is_ending(board: Board) -> bool:
-    """Whether the trainer's tables hold ``board``."""
-    return _covered(board)
 
 
 # -- the endings -------------------------------------------------------------------------------------------------------
@@ -195,10 +79,10 @@ def _fen(index: int, kings: int, their_kings: int) -> str:
     return f"B:W{squares(theirs)}:B{squares(mine)}"
 
 
-def _table(kings: int, their_kings: int) -> tuple[int, int, _Tables]:
+def _table(kings: int, their_kings: int) -> tuple[int, int, Tables]:
     from ai import egdb
 
-    tables = _tables(kings + their_kings)
+    tables = small_tables(kings + their_kings)
     offset = int(tables.offsets[egdb.signature_id(0, kings, 0, their_kings)])
     return offset, egdb.table_size(0, kings, 0, their_kings), tables
 
@@ -273,6 +157,10 @@ def setup(ending: str, difficulty: str = "medium", seed: int = 0) -> str:
         return longest_win(3, 2)
     if ending == "first_position":
         return FIRST_POSITION
+    if ending == "second_position":
+        if prepared() is None:
+            raise NotAnEndingError(f"Second Position needs the six-piece tables: {BUILD_HINT}")
+        return SECOND_POSITION
     if ending == "random":
         return random_ending(4 + seed % 2, difficulty, seed)
     if ending == "hold_draw":
@@ -326,8 +214,8 @@ class EndgamePlayer:
     """The perfect defender of the trainer's endings (the level ``endgame``)."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
-        if not _covered(board):
-            raise NotAnEndingError("the endgame level plays only endings of up to five kings, or four pieces with men")
+        if not is_ending(board):
+            raise NotAnEndingError("the endgame level plays only the endings its tables hold")
         move = board.legal_moves[best_moves(board, rng)[0]]
         return SearchResult(move.text(), pv=(move.text(),), source="solved")
 
@@ -403,3 +291,33 @@ def review(fen: str, moves: tuple[str, ...], outcome: Outcome | None) -> Review:
         achieved = outcome.winner is not trainee.opponent
     best = (start.plies + 1) // 2 if start.plies is not None else None
     return Review(goal, achieved, played, best, outcome.termination if outcome else None, tuple(slips))
+
+
+__all__ = [
+    "BUILD_HINT",
+    "DIFFICULTIES",
+    "DRAW",
+    "ENDINGS",
+    "FIRST_POSITION",
+    "LEVEL",
+    "LOSS",
+    "MEN_PIECES",
+    "MOST_PIECES",
+    "SECOND_POSITION",
+    "WIN",
+    "Distance",
+    "EndgamePlayer",
+    "NotAnEndingError",
+    "Review",
+    "Slip",
+    "best_moves",
+    "distance",
+    "is_ending",
+    "longest_win",
+    "prepare",
+    "prepared",
+    "random_ending",
+    "review",
+    "setup",
+    "warm_up",
+]

@@ -17,7 +17,8 @@ crowning leads to a table solved before.
 A distance counts plies to the end of the game (the last piece taken, or the loser blocked) and ignores the draw rules,
 like the databases; the winner's side of it is ``(plies + 1) // 2`` of its own moves. Draws get :data:`NO_DISTANCE`.
 :func:`solve` does it for the tables of kings only (five pieces: 6.5 million positions, about 7 s on one core) or for
-every table (four pieces: 6.6 million, about 5 s; five would be 150 million).
+every table a database holds (four pieces: 6.6 million, about 5 s; the part of the six-piece tables that holds Second
+Position, with every table of up to five pieces: 780 million, see ``docs/endgames.md``).
 """
 
 from __future__ import annotations
@@ -226,14 +227,15 @@ def signatures(most: int, *, kings_only: bool) -> list[tuple[int, int, int, int]
 
 
 def solve(db: Array, most: int, *, kings_only: bool = True) -> tuple[Distances, Values, Array]:
-    """The distance and the value of every position of up to ``most`` pieces (of kings only, or with men too), as flat
-    arrays, with each table's offset in them by signature id (-1 for a table not solved)."""
+    """The distance and the value of every position of up to ``most`` pieces (of kings only, or with men too) in the
+    tables ``db`` holds (all of them, or a part of its largest: :class:`ai.egdb.Only`), as flat arrays, with each
+    table's offset in them by signature id (-1 for a table not solved)."""
     if most > int(db[0]):
         raise egdb.DatabaseError(f"the databases hold {int(db[0])} pieces, not {most}")
     k = t.of(AMERICAN)
     offsets = np.full(egdb.SIGNATURES, -1, dtype=np.int64)
     total = 0
-    chosen = signatures(most, kings_only=kings_only)
+    chosen = [sig for sig in signatures(most, kings_only=kings_only) if db[1 + egdb.signature_id(*sig)] >= 0]
     for sig in chosen:
         offsets[egdb.signature_id(*sig)] = total
         total += egdb.table_size(*sig)

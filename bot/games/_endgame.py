@@ -27,6 +27,7 @@ ENDING_CHOICES = [
     Choice(name=_("Two kings against one (the longest win)"), value="two_kings"),
     Choice(name=_("Three kings against two (the longest win)"), value="three_kings"),
     Choice(name=_("First Position (you are White)"), value="first_position"),
+    Choice(name=_("Second Position (you are White)"), value="second_position"),
     Choice(name=_("A random won ending of four or five kings"), value="random"),
     Choice(name=_("Hold a draw: two kings against three"), value="hold_draw"),
 ]

@@ -46,6 +46,10 @@ def _start_position(ending: str, difficulty: str, seed: int) -> str:
         endgames.distance(Board(fen))  # the tables the defender reads, solved (and cached) before its first move
         return fen
     except endgames.NotAnEndingError:  # the ending and difficulty are known: only the databases can be missing
+        if ending == "second_position":
+            raise InvalidRequestError(
+                _("Second Position needs the six-piece endgame tables, which this server has not built.")
+            ) from None
         raise InvalidRequestError(
             _("the endgame databases are missing here: the trainer cannot set its endings")
         ) from None

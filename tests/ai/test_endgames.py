@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ai import endgames
+from ai import endgame_tables, endgames
 from ai.api import get_level, levels
 from core import Board, Color, Outcome, Termination
 from tests.ai.endgames import solve
@@ -165,18 +165,18 @@ def test_the_defender_is_hidden_and_refuses_other_positions() -> None:
     with pytest.raises(endgames.NotAnEndingError):
         get_level(endgames.LEVEL).factory().choose(Board(), get_level(endgames.LEVEL).default_limits, random.Random())
     with pytest.raises(endgames.NotAnEndingError):
-        endgames.setup("second_position")
+        endgames.setup("third_position")
 
 
 def test_solved_tables_are_cached_on_disk_and_a_damaged_cache_is_solved_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(endgames, "_SOLVED", {})
+    monkeypatch.setattr(endgame_tables, "_SOLVED", {})
     board = Board(endgames.setup("two_kings"))
     assert endgames.distance(board) == endgames.Distance(endgames.WIN, 33)
     [cached] = tmp_path.glob("kernel-*/distances/kings-3-*.npz")
     cached.write_bytes(b"not a cache")
-    monkeypatch.setattr(endgames, "_SOLVED", {})
+    monkeypatch.setattr(endgame_tables, "_SOLVED", {})
     assert endgames.distance(board) == endgames.Distance(endgames.WIN, 33)
     assert cached.stat().st_size > 100_000, "solved again and written again"

@@ -89,7 +89,7 @@ async def test_an_unknown_ending_or_difficulty_or_no_databases_is_refused_in_wor
     """Discord offers only the choices; the service refuses anything else itself, and says when it has no databases."""
     assert harness.service is not None
     bob = User_(UserId("1"), "bob")
-    for ending, difficulty, words in (("second_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
+    for ending, difficulty, words in (("third_position", "easy", "choose an ending"), ("random", "x", "difficulty")):
         with pytest.raises(InvalidRequestError, match=words):
             await harness.service.play_endgame(GuildId("1"), ChannelId("2"), bob, ending, difficulty=difficulty)
 
@@ -99,6 +99,15 @@ async def test_an_unknown_ending_or_difficulty_or_no_databases_is_refused_in_wor
     monkeypatch.setattr(endgames, "setup", missing)
     reply = await harness.command(harness.user("bob"), "endgame", {"ending": "two_kings"})
     assert reply.message.ephemeral and "databases are missing" in reply.message.content, reply.message.content
+
+
+async def test_second_position_without_the_six_piece_tables_is_refused_in_words(harness: Harness) -> None:
+    """The shipped databases hold five pieces: Second Position (six) is offered, and refused until an operator builds
+    and prepares the six-piece tables."""
+    reply = await harness.command(harness.user("carol"), "endgame", {"ending": "second_position"})
+    assert reply.message.ephemeral, reply.message.content
+    assert "Second Position needs the six-piece endgame tables" in reply.message.content, reply.message.content
+    assert [m for m in harness.emulator.messages() if not m.ephemeral] == [], "no game was opened"
 
 
 def test_the_verdict_names_the_thrown_win_and_the_slow_moves_in_both_languages() -> None:

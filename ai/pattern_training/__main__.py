@@ -1,4 +1,5 @@
-"""``python -m ai.patterns``: generate training positions, fit the pattern weights, show what was fitted."""
+"""``python -m ai.pattern_training``: generate training positions, fit the pattern weights, show what was fitted, and
+compare the patterns with a small network on the same positions (:mod:`ai.pattern_training.network`)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--mix", type=float, default=None, help="the result's share of the target (the rest: the score)")
     fit.add_argument("--seed", type=int, default=0)
     sub.add_parser("show", help="the shipped weights' size, checksum and fit")
+    net = sub.add_parser("compare", help="held-out cross-entropy: patterns and a small network")
+    net.add_argument("data", type=Path, nargs="+")
+    net.add_argument("--epochs", type=int, default=12, help="the network's epochs (the patterns keep their 200)")
+    net.add_argument("--hidden", type=int, nargs=2, default=(32, 32), metavar=("H1", "H2"))
+    net.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.command == "generate":
@@ -35,6 +41,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from ai.pattern_training import fit as fitting
 
+    if args.command == "compare":
+        import json
+
+        from ai.pattern_training.network import NetOptions, compare
+        from ai.pattern_training.selfplay import load
+
+        net_options = NetOptions(hidden=tuple(args.hidden), epochs=args.epochs, seed=args.seed)
+        print(json.dumps(compare(load(args.data), fitting.Options(), net_options, log=sys.stderr), indent=1))
+        return 0
     if args.command == "fit":
         options = fitting.Options(epochs=args.epochs, seed=args.seed)
         if args.l2 is not None:

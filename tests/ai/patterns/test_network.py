@@ -1,0 +1,105 @@
+"""The network candidate of ``master``'s learned evaluation (:mod:`ai.pattern_training.network`): its input is the board
+from the side to move's view, its gradients are the loss's, and its fit lowers the cross-entropy it is compared on."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai.pattern_training import __main__ as command
+from ai.pattern_training.network import INPUTS, NetOptions, Network, fit_network, inputs
+from core import Board, Color
+
+
+def _random_positions(count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = Board()
+        for _ in range(rng.randrange(4, 80)):
+            if board.outcome() is not None:
+                break
+            board.push(rng.choice(board.legal_moves))
+        if board.outcome() is None:
+            boards.append(board)
+    return boards
+
+
+def test_the_input_is_each_piece_once_on_its_square_from_the_side_to_moves_view() -> None:
+    boards = _random_positions(200, 1)
+    column = np.array
+    x = inputs(
+        column([b.black for b in boards], dtype=np.int64),
+        column([b.white for b in boards], dtype=np.int64),
+        column([b.kings for b in boards], dtype=np.int64),
+        column([b.turn is Color.BLACK for b in boards]),
+    )
+    assert x.shape == (200, INPUTS)
+    for board, row in zip(boards, x, strict=True):
+        expected = np.zeros(INPUTS, dtype=np.uint8)
+        for square in range(1, 33):
+            piece = board.piece_at(square)
+            if piece is None:
+                continue
+            mine = piece.color is board.turn
+            seen = square if board.turn is Color.BLACK else 33 - square  # White's view: the board turned half a turn
+            expected[32 * ((0 if mine else 2) + (1 if piece.king else 0)) + seen - 1] = 1
+        assert np.array_equal(row, expected), board.fen()
+
+
+def test_the_gradients_are_those_of_the_output() -> None:
+    rng = np.random.default_rng(3)
+    net = Network((6, 5), rng)
+    for p in net.params:
+        p += rng.standard_normal(p.shape).astype(np.float32) * 0.3  # no ReLU left dead at zero by the start
+    x = (rng.random((7, INPUTS)) < 0.2).astype(np.float32)
+    weights = rng.standard_normal(7).astype(np.float32)
+    _, cache = net.forward(x)
+    grads = net.backward(weights, cache)  # the gradient of sum(weights * out)
+    for i, param in enumerate(net.params):
+        flat = param.reshape(-1)
+        for j in rng.choice(flat.size, size=min(5, flat.size), replace=False):
+            keep = float(flat[j])
+            flat[j] = keep + 1e-2
+            up = float(np.dot(weights, net.forward(x)[0]))
+            flat[j] = keep - 1e-2
+            down = float(np.dot(weights, net.forward(x)[0]))
+            flat[j] = keep
+            numeric = (up - down) / 2e-2
+            assert grads[i].reshape(-1)[j] == pytest.approx(numeric, rel=2e-2, abs=0.5), (i, j)
+
+
+def test_the_fit_lowers_the_cross_entropy_on_positions_it_can_learn() -> None:
+    """A target the features cannot see (the side to move's men on its back row are worth a quarter of a man each)."""
+    rng = np.random.default_rng(5)
+    x = (rng.random((4000, INPUTS)) < 0.15).astype(np.uint8)
+    truth = 25.0 * x[:, :4].sum(axis=1) - 25.0 * x[:, 64:68].sum(axis=1)
+    base = np.zeros(len(x))
+    c = 0.01
+    y = 1.0 / (1.0 + np.exp(-c * truth))
+
+    def loss(value: np.ndarray) -> float:  # type: ignore[type-arg]
+        p = np.clip(1.0 / (1.0 + np.exp(-c * value)), 1e-9, 1 - 1e-9)
+        return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+    net = fit_network(x, base, y, c, NetOptions(hidden=(8, 8), epochs=15, batch=256, lr=3e-3, seed=1))
+    assert loss(net.value(x)) < loss(base) - 0.0005
+    assert loss(net.value(x)) - loss(truth) < 0.3 * (loss(base) - loss(truth))
+
+
+def test_compare_reports_every_candidate_on_generated_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "positions.npz"
+    assert command.main(["generate", "--out", str(data), "--games", "4", "--nodes", "300", "--seed", "11"]) == 0
+    capsys.readouterr()
+    assert command.main(["compare", str(data), "--epochs", "2", "--hidden", "8", "8"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    held = report["held_out_cross_entropy"]
+    assert set(held) == {"features", "shipped_patterns", "patterns_fitted_here", "network"}
+    assert all(0 < value < 1.5 for value in held.values())
+    assert report["held_out"] + report["train"] == report["positions"] > 100

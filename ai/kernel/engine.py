@@ -134,13 +134,13 @@ class _Session:
         self.table = new_table(self.table_entries)
 
 
-_SESSIONS: dict[tuple[str, int, int], _Session] = {}
+_SESSIONS: dict[tuple[str, int, bool, int], _Session] = {}
 """By variant, table size and thread: the kernel runs without the GIL, so searches in threads (the bot's
 ``USE_THREADS``) run at once and each needs arrays of its own."""
 
 
-def _session(variant: Variant, table_entries: int) -> _Session:
-    key = (variant.name, table_entries, threading.get_ident())
+def _session(variant: Variant, table_entries: int, network: bool = False) -> _Session:
+    key = (variant.name, table_entries, network, threading.get_ident())  # a network's scores are not the patterns'
     session = _SESSIONS.get(key)
     if session is None:
         session = _SESSIONS[key] = _Session(table_entries)
@@ -185,13 +185,14 @@ def search(
     endgames: bool = False,
     weights: tuple[int, ...] | None = None,
     patterns: bool = True,
+    network: bool = False,
     fresh: bool = False,
     moves: Collection[str] | None = None,
 ) -> SearchResult:
     """Search ``board`` (which has a legal move) within ``limits``, probing the endgame databases if ``endgames``, with
-    the evaluation's ``weights`` (default: ``master``'s) and its learned patterns unless ``patterns`` is false; equal
-    moves are tried in an order ``rng`` picks. With ``fresh`` the table starts empty, so the result depends on nothing
-    searched before (a reproducible evaluation, :mod:`ai.review`).
+    the evaluation's ``weights`` (default: ``master``'s), its learned patterns unless ``patterns`` is false and the
+    small network if ``network``; equal moves are tried in an order ``rng`` picks. With ``fresh`` the table starts
+    empty, so the result depends on nothing searched before (a reproducible evaluation, :mod:`ai.review`).
 
     ``moves`` (move texts) restricts the root to those legal moves: the best of them and its score, searched even when
     there is one (a search that leaves out the best move finds the second best, :mod:`ai.puzzles`). Without it a
@@ -208,7 +209,7 @@ def search(
     variant = board.variant
     rng.shuffle(legal)
     roots = np.array([_packed(variant, m) for m in legal], dtype=np.int64)
-    session = _session(variant, table_entries)
+    session = _session(variant, table_entries, network)
     if fresh:
         session.table[:] = 0
         session.work[:] = 0  # and the history the last searches left
@@ -225,7 +226,7 @@ def search(
     depth = min(MAX_DEPTH, limits.depth) if limits.depth is not None else MAX_DEPTH
     position = (me, opp, kings, black, history[-1], board.halfmove_clock)
     context = (
-        tables.of(variant, weights, patterns),
+        tables.of(variant, weights, patterns, network),
         session.table,
         session.buf,
         session.stack,

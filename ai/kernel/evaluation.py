@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ai.kernel import tables as t
 from ai.kernel.jit import lowest_bit, njit, popcount
+from ai.kernel.network import network
 from ai.kernel.patterns import patterns
 
 
@@ -63,6 +64,8 @@ def evaluate(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     value += k[w + 10] * (n_me - n_op) * (k[t.START_PIECES] - n_me - n_op)
     if k[t.PATTERN_ON]:
         value += patterns(me, opp, kings, black, k)
+    if k[t.NETWORK_AT]:
+        value += network(me, opp, kings, black, k)
     return int(value)
 
 

@@ -33,6 +33,8 @@ class KernelPlayer:
     ``ai/data/kernel_weights.json``); for tuning them (``benchmarks/tuning.py``)."""
     patterns: bool = True
     """Add the learned pattern evaluation (:mod:`ai.patterns`) in English draughts; false plays the features alone."""
+    network: bool = False
+    """Add the small network (:mod:`ai.kernel.network`) in English draughts (the benchmarks' ``master-net``)."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine
@@ -41,5 +43,5 @@ class KernelPlayer:
             limits = dataclasses.replace(limits, depth=min(limits.depth or self.max_depth, self.max_depth))
         return engine.search(
             board, limits, rng, table_entries=self.table_entries, endgames=self.endgames, weights=self.weights,
-            patterns=self.patterns,
-        )
+            patterns=self.patterns, network=self.network,
+        )  # fmt: skip

@@ -47,6 +47,8 @@ START_PIECES = 28
 PATTERN_ON = 29
 """1 where the pattern evaluation (:mod:`ai.kernel.patterns`) is added to the features' (English draughts with the
 shipped weights), else 0 and the table ends at :data:`SIZE`."""
+NETWORK_AT = 30
+"""Where the small network's block (:mod:`ai.kernel.network`) starts in the table, or 0 without one (``master``)."""
 WEIGHTS = 32
 
 # Zobrist keys: four rows of 64 (black men, black kings, white men, white kings) by bit, then the side key.
@@ -96,10 +98,14 @@ def shipped_patterns() -> npt.NDArray[np.int64] | None:
 
 
 def build(
-    variant: Variant, weights: tuple[int, ...] | None = None, patterns: npt.NDArray[np.int64] | None = None
+    variant: Variant,
+    weights: tuple[int, ...] | None = None,
+    patterns: npt.NDArray[np.int64] | None = None,
+    network: npt.NDArray[np.int64] | None = None,
 ) -> Constants:
     """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s) and, in English
-    draughts, the pattern weights ``patterns`` (default: the shipped ones, if any)."""
+    draughts, the pattern weights ``patterns`` (default: the shipped ones, if any) and a network's block
+    (:func:`ai.kernel.network.quantized`; none by default)."""
     g = variant.geometry
     table = [0] * SIZE
     table[SHORT], table[LONG], table[VALID] = g.short, g.long, g.valid
@@ -116,25 +122,37 @@ def build(
         for mask, key in kind.items():
             table[ZOBRIST + 64 * row + mask.bit_length() - 1] = signed(key)
     table[SIDE_KEY] = signed(zobrist.WHITE_TO_MOVE)
+    blocks = [np.array(table, dtype=np.int64)]
     if variant.name == "american":
         if patterns is None:
             patterns = shipped_patterns()
         if patterns is not None and patterns.size:
             from ai.patterns.regions import TERNARY
 
-            table[PATTERN_ON] = 1
-            return np.concatenate([np.array(table + list(TERNARY), dtype=np.int64), patterns.reshape(-1)])
-    return np.array(table, dtype=np.int64)
+            blocks[0][PATTERN_ON] = 1
+            blocks += [np.array(TERNARY, dtype=np.int64), patterns.reshape(-1).astype(np.int64)]
+        if network is not None:
+            blocks[0][NETWORK_AT] = sum(block.size for block in blocks)
+            blocks.append(network.astype(np.int64))
+    return np.concatenate(blocks)
 
 
-_BUILT: dict[tuple[str, tuple[int, ...] | None, bool], Constants] = {}
+_BUILT: dict[tuple[str, tuple[int, ...] | None, bool, bool], Constants] = {}
 
 
-def of(variant: Variant, weights: tuple[int, ...] | None = None, patterns: bool = True) -> Constants:
-    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s) and the shipped
-    pattern weights unless ``patterns`` is false, built once per process (do not write to it)."""
-    key = (variant.name, weights, patterns)
+def of(
+    variant: Variant, weights: tuple[int, ...] | None = None, patterns: bool = True, network: bool = False
+) -> Constants:
+    """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s), the shipped
+    pattern weights unless ``patterns`` is false and the shipped network if ``network`` (English draughts), built once
+    per process (do not write to it)."""
+    key = (variant.name, weights, patterns, network)
     table = _BUILT.get(key)
     if table is None:
-        table = _BUILT[key] = build(variant, weights, None if patterns else NO_PATTERNS)
+        block = None
+        if network:
+            from ai.patterns.network import quantized, shipped_network
+
+            block = quantized(shipped_network())
+        table = _BUILT[key] = build(variant, weights, None if patterns else NO_PATTERNS, block)
     return table

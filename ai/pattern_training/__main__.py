@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     net.add_argument("--epochs", type=int, default=12, help="the network's epochs (the patterns keep their 200)")
     net.add_argument("--hidden", type=int, nargs=2, default=(32, 32), metavar=("H1", "H2"))
     net.add_argument("--seed", type=int, default=0)
+    fit_net = sub.add_parser("network", help="fit the small network (the level master-net) and write its weights")
+    fit_net.add_argument("data", type=Path, nargs="+")
+    fit_net.add_argument("--out", type=Path, default=None, help="the weights file (default: the shipped one)")
+    fit_net.add_argument("--epochs", type=int, default=30)
+    fit_net.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.command == "generate":
@@ -49,6 +54,13 @@ def main(argv: list[str] | None = None) -> int:
 
         net_options = NetOptions(hidden=tuple(args.hidden), epochs=args.epochs, seed=args.seed)
         print(json.dumps(compare(load(args.data), fitting.Options(), net_options, log=sys.stderr), indent=1))
+        return 0
+    if args.command == "network":
+        from ai.pattern_training import network
+        from ai.patterns.network import NETWORK_FILE
+
+        net_options = network.NetOptions(epochs=args.epochs, seed=args.seed)
+        print(network.fit_files(args.data, net_options, args.out or NETWORK_FILE, log=sys.stderr))
         return 0
     if args.command == "fit":
         options = fitting.Options(epochs=args.epochs, seed=args.seed)

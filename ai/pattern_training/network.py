@@ -16,7 +16,8 @@ shipped patterns, of patterns fitted on these positions and of the network, on t
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -33,6 +34,7 @@ from ai.pattern_training.fit import (
     scale,
 )
 from ai.pattern_training.fit import fit as fit_patterns
+from ai.pattern_training.selfplay import load
 from ai.patterns.regions import FULL, GROUPS
 from ai.patterns.weights import shipped
 
@@ -191,3 +193,38 @@ def compare(
     }
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
+
+
+def fit_files(paths: list[Path], options: NetOptions, out: Path, log: TextIO | None = None) -> str:
+    """Fit the network on the positions of ``paths`` (all but the held-out share) and write it to ``out`` (and its
+    ``.json``); a one-line report."""
+    from ai.patterns.network import write
+
+    data: dict[str, npt.NDArray[Any]] = load(paths)
+    black, white, kings = data["black"], data["white"], data["kings"]
+    black_moves = data["black_moves"].astype(bool)
+    base = base_values(black, white, kings, black_moves)
+    c = scale()
+    fitting = Options()
+    result = np.where(black_moves, data["result"], 1.0 - data["result"]).astype(np.float64)
+    y = fitting.mix * result + (1 - fitting.mix) * _sigmoid(c * data["score"].astype(np.float64))
+    cut = int(len(y) * (1 - fitting.validation))
+    x = inputs(black, white, kings, black_moves)
+    started = time.perf_counter()
+    net = fit_network(x[:cut], base[:cut], y[:cut], c, options, log)
+    seconds = round(time.perf_counter() - started, 1)
+    held = slice(cut, len(y))
+    before = _cross_entropy(_sigmoid(c * base[held]), y[held])
+    after = _cross_entropy(_sigmoid(c * (base[held] + net.value(x[held]))), y[held])
+    figures = {
+        "positions": len(y),
+        "train": cut,
+        "seconds": seconds,
+        "held_out_cross_entropy": {"features": round(before, 5), "with_network": round(after, 5)},
+    }
+    about = {"options": asdict(options), "fit": figures, "data": [p.name for p in paths], "mix": fitting.mix}
+    note = write(net.params, out, about)
+    return (
+        f"{len(y)} positions, fitted in {seconds} s; held-out cross-entropy {before:.5f} -> {after:.5f}; "
+        f"{note['bytes']} bytes, sha256 {note['sha256'][:16]}… -> {out}"
+    )

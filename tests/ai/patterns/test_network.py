@@ -103,3 +103,31 @@ def test_compare_reports_every_candidate_on_generated_positions(
     assert set(held) == {"features", "shipped_patterns", "patterns_fitted_here", "network"}
     assert all(0 < value < 1.5 for value in held.values())
     assert report["held_out"] + report["train"] == report["positions"] > 100
+
+
+def test_the_network_command_writes_weights_the_kernel_reads(tmp_path: Path) -> None:
+    from ai.kernel.network import BLOCK, quantized
+    from ai.patterns import network as files
+
+    data = tmp_path / "positions.npz"
+    assert command.main(["generate", "--out", str(data), "--games", "4", "--nodes", "300", "--seed", "12"]) == 0
+    out = tmp_path / "net.npz"
+    assert command.main(["network", str(data), "--out", str(out), "--epochs", "2"]) == 0
+    params = files.read(out)
+    assert [p.shape for p in params] == [(INPUTS, 32), (32,), (32, 32), (32,), (32, 1), (1,)]
+    assert quantized(params).size == BLOCK
+    about = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert about["bytes"] == out.stat().st_size and about["fit"]["train"] < about["fit"]["positions"]
+    import hashlib
+
+    assert about["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+def test_the_shipped_network_matches_its_checksum() -> None:
+    import hashlib
+
+    from ai.patterns import network as files
+
+    about = json.loads(files.NETWORK_FILE.with_suffix(".json").read_text(encoding="utf-8"))
+    assert about["sha256"] == hashlib.sha256(files.NETWORK_FILE.read_bytes()).hexdigest()
+    assert about["bytes"] == files.NETWORK_FILE.stat().st_size

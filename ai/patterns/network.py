@@ -1,0 +1,68 @@
+"""The small network's weights (:mod:`ai.pattern_training.network` fits them, :mod:`ai.kernel.network` plays them):
+``ai/data/network.npz`` (float32 ``w1 b1 w2 b2 w3 b3``), described by ``ai/data/network.json`` (how they were fitted,
+the file's size and SHA-256). ``master`` does not play them: the hidden level ``master-net`` of the benchmarks does,
+to measure them against the pattern tables by matches."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.patterns.weights import DATA
+
+NETWORK_FILE = DATA / "network.npz"
+NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+
+Params = list[npt.NDArray[np.float32]]
+
+# The kernel's integer layout of the network (:mod:`ai.kernel.network`).
+INPUTS, H1, H2 = 128, 32, 32
+Q = 1024
+SHIFT = 10
+"""``Q`` is ``1 << SHIFT``."""
+OUT_SCALE = 100
+"""One unit of the output is a man: 100 hundredths."""
+W1_AT = 0
+B1_AT = W1_AT + INPUTS * H1
+W2_AT = B1_AT + H1
+B2_AT = W2_AT + H1 * H2
+W3_AT = B2_AT + H2
+B3_AT = W3_AT + H2
+BLOCK = B3_AT + 1
+"""The network's words in the constant table."""
+
+
+def quantized(params: Params) -> npt.NDArray[np.int64]:
+    """The block of the constant table for float parameters ``[W1 (128x32), b1, W2 (32x32), b2, W3 (32x1), b3]``."""
+    parts = [np.rint(np.asarray(p, dtype=np.float64) * Q).astype(np.int64).reshape(-1) for p in params]
+    block = np.concatenate(parts)
+    if block.size != BLOCK:
+        raise ValueError(f"a network of {block.size} weights, not {BLOCK} (128 -> 32 -> 32 -> 1)")
+    return block
+
+
+def read(path: Path) -> Params:
+    with np.load(path) as data:
+        return [np.asarray(data[name], dtype=np.float32) for name in NAMES]
+
+
+def write(params: Params, path: Path, about: dict[str, Any]) -> dict[str, Any]:
+    """Save ``params`` and, beside them as ``.json``, ``about`` with the file's size and SHA-256."""
+    with path.open("wb") as sink:
+        np.savez_compressed(sink, **dict(zip(NAMES, params, strict=True)))  # type: ignore[arg-type]
+    blob = path.read_bytes()
+    about = about | {"file": path.name, "bytes": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
+    path.with_suffix(".json").write_text(json.dumps(about, indent=1) + "\n", encoding="utf-8")
+    return about
+
+
+@cache
+def shipped_network() -> Params:
+    """The shipped network, read once per process."""
+    return read(NETWORK_FILE)

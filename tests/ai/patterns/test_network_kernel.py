@@ -1,0 +1,87 @@
+"""The small network compiled (:mod:`ai.kernel.network`): its integer value equals a plain-Python reference of the same
+weights on random positions, stays close to the float network it was quantized from, and the evaluation adds it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ai.kernel import tables
+from ai.kernel.evaluation import evaluate
+from ai.kernel.network import B1_AT, B2_AT, B3_AT, H1, H2, SHIFT, W1_AT, W2_AT, W3_AT, network, quantized
+from ai.pattern_training.network import Network, inputs
+from ai.patterns.network import shipped_network
+from core import AMERICAN, Board, Color
+
+
+def _positions(count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = Board()
+        for _ in range(rng.randrange(0, 90)):
+            if board.outcome() is not None:
+                break
+            board.push(rng.choice(board.legal_moves))
+        if board.outcome() is None:
+            found.append(board)
+    return found
+
+
+def _reference(block: np.ndarray, x: np.ndarray) -> int:  # type: ignore[type-arg]
+    """The compiled arithmetic in plain Python: integers, floors where it scales back."""
+    w = [int(v) for v in block]
+    a1 = [w[B1_AT + u] for u in range(H1)]
+    for i in np.flatnonzero(x):
+        for u in range(H1):
+            a1[u] += w[W1_AT + int(i) * H1 + u]
+    a2 = [0] * H2
+    for j in range(H1):
+        if a1[j] > 0:
+            for u in range(H2):
+                a2[u] += a1[j] * w[W2_AT + j * H2 + u]
+    out = 0
+    for u in range(H2):
+        y = (a2[u] >> SHIFT) + w[B2_AT + u]
+        if y > 0:
+            out += y * w[W3_AT + u]
+    out = (out >> SHIFT) + w[B3_AT]
+    return (out * 100) >> SHIFT
+
+
+def test_the_kernel_equals_the_reference_and_the_float_network_on_random_positions() -> None:
+    params = shipped_network()
+    block = quantized(params)
+    k = tables.of(AMERICAN, patterns=False, network=True)
+    assert np.array_equal(k[int(k[tables.NETWORK_AT]) :], block)
+    net = Network((H1, H2), np.random.default_rng(0))
+    net.params = [p.copy() for p in params]
+    boards = _positions(300, 4)
+    x = inputs(
+        np.array([b.black for b in boards], dtype=np.int64),
+        np.array([b.white for b in boards], dtype=np.int64),
+        np.array([b.kings for b in boards], dtype=np.int64),
+        np.array([b.turn is Color.BLACK for b in boards]),
+    )
+    floats = net.value(x)
+    values = set()
+    for board, row, exact in zip(boards, x, floats, strict=True):
+        black = board.turn is Color.BLACK
+        me, opp = (board.black, board.white) if black else (board.white, board.black)
+        got = network(me, opp, board.kings, black, k)
+        assert got == _reference(block, row), board.fen()
+        assert abs(got - exact) <= max(2.0, 0.005 * abs(exact)), (board.fen(), got, exact)  # quantized to 1/1024
+        values.add(got)
+    assert len(values) > 50, "the network tells positions apart"
+
+
+def test_the_evaluation_adds_the_network_to_the_features() -> None:
+    with_net = tables.of(AMERICAN, patterns=False, network=True)
+    features = tables.of(AMERICAN, patterns=False)
+    assert features[tables.NETWORK_AT] == 0
+    for board in _positions(50, 9):
+        black = board.turn is Color.BLACK
+        me, opp = (board.black, board.white) if black else (board.white, board.black)
+        expected = evaluate(me, opp, board.kings, black, features) + network(me, opp, board.kings, black, with_net)
+        assert evaluate(me, opp, board.kings, black, with_net) == expected

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, NamedTuple, TextIO, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -111,21 +111,43 @@ def _pattern_value(w: Floats, flat: Ints, share: Floats) -> Floats:
     return out
 
 
+class Targets(NamedTuple):
+    """What a fit reads of its positions: the boards, the features' value, the target and where the held-out share
+    begins (the last positions, the newest games)."""
+
+    black: Ints
+    white: Ints
+    kings: Ints
+    black_moves: npt.NDArray[np.bool_]
+    base: Floats
+    """The features' value for the side to move (:func:`base_values`)."""
+    c: float
+    """:func:`scale`."""
+    y: Floats
+    """The target probability for the side to move: the result and the search's score mixed by ``options.mix``."""
+    cut: int
+
+
+def targets(data: dict[str, npt.NDArray[Any]], options: Options) -> Targets:
+    """The :class:`Targets` of saved positions (:func:`~ai.pattern_training.selfplay.load`)."""
+    black, white, kings = data["black"], data["white"], data["kings"]
+    black_moves = data["black_moves"].astype(bool)
+    base = base_values(black, white, kings, black_moves)
+    c = scale()
+    result = np.where(black_moves, data["result"], 1.0 - data["result"]).astype(np.float64)
+    y = options.mix * result + (1 - options.mix) * _sigmoid(c * data["score"].astype(np.float64))
+    return Targets(black, white, kings, black_moves, base, c, y, int(len(y) * (1 - options.validation)))
+
+
 def fit(
     data: dict[str, npt.NDArray[Any]], options: Options, log: TextIO | None = None
 ) -> tuple[Weights, dict[str, Any]]:
     """The fitted weights and the fit's figures."""
     started = time.perf_counter()
-    black, white, kings = data["black"], data["white"], data["kings"]
-    black_moves = data["black_moves"].astype(bool)
+    black, white, kings, black_moves, base, c, y, cut = targets(data, options)
     flat = group_indices(black, white, kings, black_moves)
     share = np.minimum(np.array([int(x).bit_count() for x in black | white]), FULL) / FULL
-    base = base_values(black, white, kings, black_moves)
-    c = scale()
-    result = np.where(black_moves, data["result"], 1.0 - data["result"]).astype(np.float64)
-    y = options.mix * result + (1 - options.mix) * _sigmoid(c * data["score"].astype(np.float64))
     n = len(y)
-    cut = int(n * (1 - options.validation))
     train, held = slice(0, cut), slice(cut, n)
     w = np.zeros((PHASES, GROUPS, CONFIGURATIONS))
     m = np.zeros_like(w)

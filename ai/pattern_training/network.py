@@ -29,9 +29,8 @@ from ai.pattern_training.fit import (
     _elementwise,
     _pattern_value,
     _sigmoid,
-    base_values,
     group_indices,
-    scale,
+    targets,
 )
 from ai.pattern_training.fit import fit as fit_patterns
 from ai.pattern_training.selfplay import load
@@ -157,14 +156,8 @@ def compare(
 ) -> dict[str, Any]:
     """Held-out cross-entropy of each candidate on the same positions, and the fits' figures."""
     started = time.perf_counter()
-    black, white, kings = data["black"], data["white"], data["kings"]
-    black_moves = data["black_moves"].astype(bool)
-    base = base_values(black, white, kings, black_moves)
-    c = scale()
-    result = np.where(black_moves, data["result"], 1.0 - data["result"]).astype(np.float64)
-    y = options.mix * result + (1 - options.mix) * _sigmoid(c * data["score"].astype(np.float64))
+    black, white, kings, black_moves, base, c, y, cut = targets(data, options)
     n = len(y)
-    cut = int(n * (1 - options.validation))
     held = slice(cut, n)
     report: dict[str, Any] = {"positions": n, "train": cut, "held_out": n - cut}
     held_out: dict[str, float] = {"features": _cross_entropy(_sigmoid(c * base[held]), y[held])}
@@ -200,16 +193,10 @@ def fit_files(paths: list[Path], options: NetOptions, out: Path, log: TextIO | N
     ``.json``); a one-line report."""
     from ai.patterns.network import write
 
-    data: dict[str, npt.NDArray[Any]] = load(paths)
-    black, white, kings = data["black"], data["white"], data["kings"]
-    black_moves = data["black_moves"].astype(bool)
-    base = base_values(black, white, kings, black_moves)
-    c = scale()
     fitting = Options()
-    result = np.where(black_moves, data["result"], 1.0 - data["result"]).astype(np.float64)
-    y = fitting.mix * result + (1 - fitting.mix) * _sigmoid(c * data["score"].astype(np.float64))
-    cut = int(len(y) * (1 - fitting.validation))
-    x = inputs(black, white, kings, black_moves)
+    t = targets(load(paths), fitting)
+    base, c, y, cut = t.base, t.c, t.y, t.cut
+    x = inputs(t.black, t.white, t.kings, t.black_moves)
     started = time.perf_counter()
     net = fit_network(x[:cut], base[:cut], y[:cut], c, options, log)
     seconds = round(time.perf_counter() - started, 1)

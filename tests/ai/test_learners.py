@@ -30,6 +30,7 @@ from ai.learners.sarsa import SarsaPlayer, q_value, sarsa_update
 from ai.learners.sarsa import reward as sarsa_reward
 from ai.training import LEARNERS, evaluate, player_from_model, train
 from core import PASS, Board, Color, Outcome, Termination
+from tests.ai.positions import random_positions
 
 LEARNER_NAMES = ("qlearning", "lms", "sarsa")
 
@@ -260,25 +261,12 @@ def test_shipped_qlearning_weights_load_from_the_compressed_file(variant: str) -
     assert QTable.from_model(model).values
 
 
-def _random_positions(variant: str, rng: random.Random, count: int) -> list[Board]:
-    boards: list[Board] = []
-    while len(boards) < count:
-        board = Board(variant=variant)
-        for _ in range(rng.randrange(0, 60)):
-            if board.outcome() is not None:
-                break
-            board.push(rng.choice(board.legal_moves))
-        if board.outcome() is None:
-            boards.append(board)
-    return boards
-
-
 @pytest.mark.parametrize("variant", ["american", "capture-all", "mini"])
 @pytest.mark.parametrize("name", LEARNER_NAMES)
 def test_learners_play_legal_moves(name: str, variant: str) -> None:
     rng = random.Random(zlib.crc32(f"{name}/{variant}".encode()))
     player = get_level(name).factory()
-    for board in _random_positions(variant, rng, 15):
+    for board in random_positions(15, rng, most_plies=60, variant=variant):
         fen = board.fen()
         result = player.choose(board, Limits(), rng)
         assert board.fen() == fen

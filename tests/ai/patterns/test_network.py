@@ -4,7 +4,6 @@ from the side to move's view, its gradients are the loss's, and its fit lowers t
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import numpy as np
@@ -12,32 +11,13 @@ import pytest
 
 from ai.pattern_training import __main__ as command
 from ai.pattern_training.network import INPUTS, NetOptions, Network, fit_network, inputs
-from core import Board, Color
-
-
-def _random_positions(count: int, seed: int) -> list[Board]:
-    rng = random.Random(seed)
-    boards = []
-    while len(boards) < count:
-        board = Board()
-        for _ in range(rng.randrange(4, 80)):
-            if board.outcome() is not None:
-                break
-            board.push(rng.choice(board.legal_moves))
-        if board.outcome() is None:
-            boards.append(board)
-    return boards
+from core import Color
+from tests.ai.positions import columns, random_positions
 
 
 def test_the_input_is_each_piece_once_on_its_square_from_the_side_to_moves_view() -> None:
-    boards = _random_positions(200, 1)
-    column = np.array
-    x = inputs(
-        column([b.black for b in boards], dtype=np.int64),
-        column([b.white for b in boards], dtype=np.int64),
-        column([b.kings for b in boards], dtype=np.int64),
-        column([b.turn is Color.BLACK for b in boards]),
-    )
+    boards = random_positions(200, 1, most_plies=80)
+    x = inputs(*columns(boards))
     assert x.shape == (200, INPUTS)
     for board, row in zip(boards, x, strict=True):
         expected = np.zeros(INPUTS, dtype=np.uint8)

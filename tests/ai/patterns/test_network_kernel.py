@@ -3,8 +3,6 @@ weights on random positions, stays close to the float network it was quantized f
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from ai.kernel import tables
@@ -12,21 +10,8 @@ from ai.kernel.evaluation import evaluate
 from ai.kernel.network import B1_AT, B2_AT, B3_AT, H1, H2, SHIFT, W1_AT, W2_AT, W3_AT, network, quantized
 from ai.pattern_training.network import Network, inputs
 from ai.patterns.network import shipped_network
-from core import AMERICAN, Board, Color
-
-
-def _positions(count: int, seed: int) -> list[Board]:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = Board()
-        for _ in range(rng.randrange(0, 90)):
-            if board.outcome() is not None:
-                break
-            board.push(rng.choice(board.legal_moves))
-        if board.outcome() is None:
-            found.append(board)
-    return found
+from core import AMERICAN, Color
+from tests.ai.positions import columns, random_positions
 
 
 def _reference(block: np.ndarray, x: np.ndarray) -> int:  # type: ignore[type-arg]
@@ -57,13 +42,8 @@ def test_the_kernel_equals_the_reference_and_the_float_network_on_random_positio
     assert np.array_equal(k[int(k[tables.NETWORK_AT]) :], block)
     net = Network((H1, H2), np.random.default_rng(0))
     net.params = [p.copy() for p in params]
-    boards = _positions(300, 4)
-    x = inputs(
-        np.array([b.black for b in boards], dtype=np.int64),
-        np.array([b.white for b in boards], dtype=np.int64),
-        np.array([b.kings for b in boards], dtype=np.int64),
-        np.array([b.turn is Color.BLACK for b in boards]),
-    )
+    boards = random_positions(300, 4)
+    x = inputs(*columns(boards))
     floats = net.value(x)
     values = set()
     for board, row, exact in zip(boards, x, floats, strict=True):
@@ -80,7 +60,7 @@ def test_the_evaluation_adds_the_network_to_the_features() -> None:
     with_net = tables.of(AMERICAN, patterns=False, network=True)
     features = tables.of(AMERICAN, patterns=False)
     assert features[tables.NETWORK_AT] == 0
-    for board in _positions(50, 9):
+    for board in random_positions(50, 9):
         black = board.turn is Color.BLACK
         me, opp = (board.black, board.white) if black else (board.white, board.black)
         expected = evaluate(me, opp, board.kings, black, features) + network(me, opp, board.kings, black, with_net)

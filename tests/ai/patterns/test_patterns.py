@@ -10,6 +10,7 @@ import pytest
 from ai.pattern_training.fit import group_indices
 from ai.patterns import regions
 from core import AMERICAN, Board, Color
+from tests.ai.positions import columns
 
 
 def _positions(count: int, seed: int) -> list[Board]:
@@ -74,12 +75,7 @@ def test_the_evaluation_adds_the_patterns_to_the_features() -> None:
 
 def test_the_trainers_indices_equal_the_reference() -> None:
     boards = _positions(300, 5)
-    flat = group_indices(
-        np.array([b.black for b in boards], dtype=np.int64),
-        np.array([b.white for b in boards], dtype=np.int64),
-        np.array([b.kings for b in boards], dtype=np.int64),
-        np.array([b.turn is Color.BLACK for b in boards]),
-    )
+    flat = group_indices(*columns(boards))
     for board, row in zip(boards, flat, strict=True):
         expected = regions.indices(*regions.men_squares(board))
         assert list(row - np.arange(regions.GROUPS) * regions.CONFIGURATIONS) == expected

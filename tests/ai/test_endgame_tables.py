@@ -35,6 +35,7 @@ def part_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(endgame_tables, "_MAPPED", {})
     monkeypatch.setattr(endgame_tables, "MOST_PIECES", 3)
     monkeypatch.setattr(endgame_tables, "MEN_PIECES", 3)
+    monkeypatch.setattr(endgame_tables, "_physical_memory", endgame_tables._physical_memory)
     return folder
 
 
@@ -79,6 +80,11 @@ def test_damaged_prepared_tables_are_not_read_and_a_small_database_is_refused(pa
     (done.folder / "dist.npy").write_bytes(b"not an array")
     endgame_tables._MAPPED.clear()
     assert endgames.prepared() is None and endgames.distance(Board("B:W10,K30:B23,K1")) is None
+
+    endgame_tables._physical_memory = lambda: 1_000_000  # type: ignore[assignment]  (the fixture's patch undoes it)
+    too_little = r"takes about [0-9.]+ GB of memory and this machine has 0.0 GB: build a part"
+    with pytest.raises(endgames.NotAnEndingError, match=too_little):
+        endgames.prepare()
 
     endgame_tables.MOST_PIECES = 5  # back to the real limit (the fixture restores it): four pieces are not enough
     with pytest.raises(endgames.NotAnEndingError, match="kingme egdb build --pieces 6"):

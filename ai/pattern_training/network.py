@@ -9,7 +9,8 @@ from the side to move's view, as the patterns read it (White's board turned half
 wider), fitted by Adam in minibatches on the same cross-entropy as the patterns (:mod:`~ai.pattern_training.fit`). In
 a kernel its first layer would be an accumulator (a row added or taken away for each piece a move changes, NNUE's
 way); here only the fit is measured: :func:`compare` reports the held-out cross-entropy of the features alone, of the
-shipped patterns, of patterns fitted on these positions and of the network, on the same held-out positions (the last
+shipped patterns, of patterns fitted on these positions, of the network, and of both (a network fitted on what the
+features and the shipped patterns miss), on the same held-out positions (the last
 :attr:`~ai.pattern_training.fit.Options.validation` share, the newest games), with what each costs an evaluation.
 """
 
@@ -164,9 +165,10 @@ def compare(
     flat = group_indices(black, white, kings, black_moves)
     share = np.minimum(np.array([int(b).bit_count() for b in black | white]), FULL) / FULL
     weights = shipped()
+    shipped_value = None
     if weights is not None:
-        value = _pattern_value(weights.astype(np.float64), flat[held], share[held])
-        held_out["shipped_patterns"] = _cross_entropy(_sigmoid(c * (base[held] + value)), y[held])
+        shipped_value = _pattern_value(weights.astype(np.float64), flat, share)
+        held_out["shipped_patterns"] = _cross_entropy(_sigmoid(c * (base[held] + shipped_value[held])), y[held])
     if fit_tables:
         tables, figures = fit_patterns(data, options, log)
         value = _pattern_value(tables.astype(np.float64), flat[held], share[held])
@@ -177,6 +179,11 @@ def compare(
     net = fit_network(x[:cut], base[:cut], y[:cut], c, net_options, log)
     report["network_seconds"] = round(time.perf_counter() - fitting, 1)
     held_out["network"] = _cross_entropy(_sigmoid(c * (base[held] + net.value(x[held]))), y[held])
+    if shipped_value is not None:  # both: a network fitted on what the features and the shipped patterns miss
+        both = base + shipped_value
+        on_patterns = fit_network(x[:cut], both[:cut], y[:cut], c, net_options, log)
+        value = both[held] + on_patterns.value(x[held])
+        held_out["patterns_and_network"] = _cross_entropy(_sigmoid(c * value), y[held])
     report["held_out_cross_entropy"] = {name: round(value, 5) for name, value in held_out.items()}
     h1, h2 = net_options.hidden
     report["cost_per_evaluation"] = {

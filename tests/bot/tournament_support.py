@@ -154,7 +154,9 @@ async def play_to_the_end(
                 break
         if not acted:
             await asyncio.sleep(0.2)
-    raise AssertionError(f"the tournament not over within {within} s")
+    record = await tournament()
+    games = [(g.round, g.game, str(g.game_id), (await game_of(g.game_id)).is_active) for g in record.games]
+    raise AssertionError(f"the tournament not over within {within} s: round {record.round}, games {games}")
 
 
 async def check_the_end(

@@ -80,7 +80,7 @@ def test_compare_reports_every_candidate_on_generated_positions(
     assert command.main(["compare", str(data), "--epochs", "2", "--hidden", "8", "8"]) == 0
     report = json.loads(capsys.readouterr().out)
     held = report["held_out_cross_entropy"]
-    assert set(held) == {"features", "shipped_patterns", "patterns_fitted_here", "network"}
+    assert set(held) == {"features", "shipped_patterns", "patterns_fitted_here", "network", "patterns_and_network"}
     assert all(0 < value < 1.5 for value in held.values())
     assert report["held_out"] + report["train"] == report["positions"] > 100
 

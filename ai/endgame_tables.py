@@ -40,7 +40,8 @@ MOST_PIECES = 5
 MEN_PIECES = 4
 """The most pieces of a position with men that the small tables hold (every table of four pieces, with men or not, is
 solved at once: about 5 s and 20 MB; five pieces with men would be 145 million positions)."""
-BUILD_HINT = "kingme egdb build --pieces 6 --sides 3v3 --max-men 2, then kingme endgame prepare"
+BUILD_COMMAND = "kingme egdb build --pieces 6 --sides 3v3 --max-men 2"
+BUILD_HINT = f"{BUILD_COMMAND}, then kingme endgame prepare"
 """The commands that give a machine the tables of Second Position."""
 
 
@@ -67,7 +68,8 @@ class Tables:
 
 
 _SOLVED: dict[tuple[int, bool], Tables] = {}
-_MAPPED: dict[str, Tables | None] = {}
+_MAPPED: dict[int, Tables | None] = {}
+"""The prepared tables by the ``id`` of the database they belong to (one database a process: :func:`ai.egdb.loaded`)."""
 _SOLVING = threading.Lock()
 
 
@@ -152,21 +154,21 @@ def prepare() -> Prepared:
     import numpy as np
 
     from ai import egdb
-    from ai.kernel.distance import solve
+    from ai.kernel.distance import held, solve
 
     db = egdb.loaded()
     if db is None or int(db[0]) < MOST_PIECES + 1:
-        raise NotAnEndingError(f"no six-piece database in {egdb.folder()}: {BUILD_HINT.split(', then')[0]} first")
+        raise NotAnEndingError(f"no six-piece database in {egdb.folder()}: {BUILD_COMMAND} first")
     pieces = int(db[0])
-    indexes = sum(egdb.table_size(*sig) for sig in egdb.signatures(pieces) if db[1 + egdb.signature_id(*sig)] >= 0)
+    indexes = sum(egdb.table_size(*sig) for sig in held(db, pieces, kings_only=False))
     needed, memory = indexes * SOLVING_BYTES, _physical_memory()
     if needed > memory:
         raise NotAnEndingError(
             f"solving {indexes:,} indexes takes about {needed / 1e9:.1f} GB of memory and this machine has "
-            f"{memory / 1e9:.1f} GB: build a part of the tables instead ({BUILD_HINT.split(', then')[0]})"
+            f"{memory / 1e9:.1f} GB: build a part of the tables instead ({BUILD_COMMAND})"
         )
     started = time.perf_counter()
-    dist, values, offsets = solve(db, int(db[0]), kings_only=False)
+    dist, values, offsets = solve(db, pieces, kings_only=False)
     folder = prepared_folder(db)
     partial = folder.with_name(f"{folder.name}.{os.getpid()}.partial")
     shutil.rmtree(partial, ignore_errors=True)
@@ -192,7 +194,7 @@ def prepared() -> Tables | None:
     if db is None or int(db[0]) <= MOST_PIECES:
         return None
     with _SOLVING:
-        key = f"{id(db)}"
+        key = id(db)
         if key not in _MAPPED:
             folder = prepared_folder(db)
             tables = None

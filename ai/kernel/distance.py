@@ -226,6 +226,11 @@ def signatures(most: int, *, kings_only: bool) -> list[tuple[int, int, int, int]
     return [sig for sig in egdb.signatures(most) if not kings_only or sig[0] == sig[2] == 0]
 
 
+def held(db: Array, most: int, *, kings_only: bool) -> list[tuple[int, int, int, int]]:
+    """The materials of :func:`signatures` whose tables ``db`` holds (all of them, or a part of its largest)."""
+    return [sig for sig in signatures(most, kings_only=kings_only) if db[1 + egdb.signature_id(*sig)] >= 0]
+
+
 def solve(db: Array, most: int, *, kings_only: bool = True) -> tuple[Distances, Values, Array]:
     """The distance and the value of every position of up to ``most`` pieces (of kings only, or with men too) in the
     tables ``db`` holds (all of them, or a part of its largest: :class:`ai.egdb.Only`), as flat arrays, with each
@@ -235,7 +240,7 @@ def solve(db: Array, most: int, *, kings_only: bool = True) -> tuple[Distances, 
     k = t.of(AMERICAN)
     offsets = np.full(egdb.SIGNATURES, -1, dtype=np.int64)
     total = 0
-    chosen = [sig for sig in signatures(most, kings_only=kings_only) if db[1 + egdb.signature_id(*sig)] >= 0]
+    chosen = held(db, most, kings_only=kings_only)
     for sig in chosen:
         offsets[egdb.signature_id(*sig)] = total
         total += egdb.table_size(*sig)
@@ -256,4 +261,4 @@ def solve(db: Array, most: int, *, kings_only: bool = True) -> tuple[Distances, 
     return dist, values, offsets
 
 
-__all__ = ["DRAW", "LOSS", "NO_DISTANCE", "WIN", "locate", "signatures", "solve"]
+__all__ = ["DRAW", "LOSS", "NO_DISTANCE", "WIN", "held", "locate", "signatures", "solve"]

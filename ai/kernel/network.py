@@ -2,9 +2,10 @@
 ``master-net`` (the benchmarks' hidden level): ``128 -> 32 -> 32 -> 1`` with ReLU, added to the features' value.
 
 The weights sit in the constant table (:mod:`ai.kernel.tables`) from ``k[NETWORK_AT]`` on, each float times
-:data:`Q` rounded: the first layer by input (``W1[i]``, 32 values), its biases, the second layer by unit of the first
-(``W2[j]``, 32 values), its biases, the output's weights and bias. The arithmetic is exact in int64 and floors where it
-scales back (``>> SHIFT``), so a plain-Python reference of the same integers gives the same value
+:data:`ai.patterns.network.Q` rounded (:func:`ai.patterns.network.quantized`, which holds the layout): the first layer
+by input (``W1[i]``, 32 values), its biases, the second layer by unit of the first (``W2[j]``, 32 values), its
+biases, the output's weights and bias. The arithmetic is exact in int64 and floors where it scales back
+(``>> SHIFT``), so a plain-Python reference of the same integers gives the same value
 (``tests/ai/patterns/test_network_kernel.py``). The first layer is summed from scratch at each evaluation (at most 24
 rows of 32); a search that keeps it up to date move by move (NNUE's accumulator) would save most of that.
 """
@@ -17,22 +18,7 @@ from ai.kernel import tables as t
 from ai.kernel.egdb import compact
 from ai.kernel.jit import lowest_bit, njit
 from ai.kernel.patterns import reverse32
-from ai.patterns.network import (
-    B1_AT,
-    B2_AT,
-    B3_AT,
-    BLOCK,
-    H1,
-    H2,
-    INPUTS,
-    OUT_SCALE,
-    SHIFT,
-    W1_AT,
-    W2_AT,
-    W3_AT,
-    Q,
-    quantized,
-)
+from ai.patterns.network import B1_AT, B2_AT, B3_AT, H1, H2, OUT_SCALE, SHIFT, W1_AT, W2_AT, W3_AT
 
 
 @njit
@@ -53,9 +39,7 @@ def network(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
             row = base + W1_AT + (32 * plane + bit) * H1
             for u in range(H1):
                 a1[u] += k[row + u]
-    a2 = np.empty(H2, dtype=np.int64)
-    for u in range(H2):
-        a2[u] = 0
+    a2 = np.zeros(H2, dtype=np.int64)
     for j in range(H1):
         x = a1[j]
         if x > 0:
@@ -70,21 +54,3 @@ def network(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     out = (out >> SHIFT) + k[base + B3_AT]
     return int((out * OUT_SCALE) >> SHIFT)
 
-
-__all__ = [
-    "B1_AT",
-    "B2_AT",
-    "B3_AT",
-    "BLOCK",
-    "H1",
-    "H2",
-    "INPUTS",
-    "OUT_SCALE",
-    "SHIFT",
-    "W1_AT",
-    "W2_AT",
-    "W3_AT",
-    "Q",
-    "network",
-    "quantized",
-]  # fmt: skip

@@ -86,8 +86,8 @@ def test_compare_reports_every_candidate_on_generated_positions(
 
 
 def test_the_network_command_writes_weights_the_kernel_reads(tmp_path: Path) -> None:
-    from ai.kernel.network import BLOCK, quantized
     from ai.patterns import network as files
+    from ai.patterns.network import BLOCK, quantized
 
     data = tmp_path / "positions.npz"
     assert command.main(["generate", "--out", str(data), "--games", "4", "--nodes", "300", "--seed", "12"]) == 0

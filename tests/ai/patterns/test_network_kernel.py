@@ -7,9 +7,9 @@ import numpy as np
 
 from ai.kernel import tables
 from ai.kernel.evaluation import evaluate
-from ai.kernel.network import B1_AT, B2_AT, B3_AT, H1, H2, SHIFT, W1_AT, W2_AT, W3_AT, network, quantized
+from ai.kernel.network import network
 from ai.pattern_training.network import Network, inputs
-from ai.patterns.network import shipped_network
+from ai.patterns.network import B1_AT, B2_AT, B3_AT, H1, H2, SHIFT, W1_AT, W2_AT, W3_AT, quantized, shipped_network
 from core import AMERICAN, Color
 from tests.ai.positions import columns, random_positions
 

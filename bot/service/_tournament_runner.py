@@ -89,9 +89,9 @@ class TournamentRunner:
             return await self._advance(tournament_id, record, wait)
 
     async def _advance(self, tournament_id: TournamentId, record: TournamentRecord, wait: float) -> TournamentRecord:
-        if not await self._claim(tournament_id, wait):
-            return record
-        try:
+        try:  # the claim too: stopped after Redis gave the lease but before its answer came, the lease is still let go
+            if not await self._claim(tournament_id, wait):
+                return record  # (letting go of a lease another holds changes nothing: it names its holder)
             for _attempt in range(ATTEMPTS):
                 record = await self.get(tournament_id)  # read under the lease: nothing moves it on meanwhile
                 if record.status is not TournamentStatus.RUNNING:

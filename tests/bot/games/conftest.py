@@ -17,7 +17,7 @@ from bot.app import EventRelay, KingMeBot
 from bot.emulator import Channel, DiscordEmulator, EmulatorEvent, Message, Reply, User
 from bot.metrics import Metrics
 from bot.pool import AiPool
-from bot.service import GameService
+from bot.service import GameService, Sweeper
 from bot.settings import Settings
 from bot.store import RedisGameStore
 from tests.support import Clock, eventually, settings_with
@@ -53,6 +53,9 @@ class Harness:
     service: GameService | None = None
     bot: KingMeBot | None = None
     runner: asyncio.Task[None] | None = None
+    sweeping: bool = False
+    """Whether the sweeper runs beside the bot, every ``settings.sweep_interval`` seconds, as it does in ``kingme``."""
+    sweeper: Sweeper | None = None
 
     async def start(self) -> KingMeBot:
         """A new service and a new bot on the same Redis, pool and emulator (as after a restart)."""
@@ -74,9 +77,15 @@ class Harness:
             await self.runner
             raise TimeoutError("the bot never became ready")
         self.bot = bot
+        if self.sweeping:
+            self.sweeper = Sweeper(self.service, self.settings.sweep_interval)
+            self.sweeper.start()
         return bot
 
     async def stop(self) -> None:
+        if self.sweeper is not None:
+            await self.sweeper.stop()
+            self.sweeper = None
         if self.bot is not None:
             await self.bot.close()
             self.bot = None
@@ -237,10 +246,21 @@ def clock() -> Clock:
 
 
 @pytest.fixture
+def sweeping() -> bool:
+    """Whether the harness runs the sweeper (a test module may say so)."""
+    return False
+
+
+@pytest.fixture
 async def harness(
-    emulator: DiscordEmulator, redis_client: aioredis.Redis, pool: AiPool, settings: Settings, clock: Clock
+    emulator: DiscordEmulator,
+    redis_client: aioredis.Redis,
+    pool: AiPool,
+    settings: Settings,
+    clock: Clock,
+    sweeping: bool,
 ) -> AsyncIterator[Harness]:
-    h = Harness(emulator, redis_client, pool, settings, Metrics(), clock)
+    h = Harness(emulator, redis_client, pool, settings, Metrics(), clock, sweeping=sweeping)
     await h.start()
     try:
         yield h

@@ -54,6 +54,11 @@ def settings() -> Settings:
     return make_settings(sweep_interval=1.0)  # a result another advance missed is picked up within a second
 
 
+@pytest.fixture
+def sweeping() -> bool:
+    return True  # the sweeper runs beside the bot, as in `kingme`: what an advance missed is done within a second
+
+
 def tournament(harness: Harness, user: User, name: str, options: dict[str, Any] | None = None) -> InteractionHandle:
     return harness.emulator.invoke(user, ["tournament", name], options or {})
 

@@ -37,6 +37,11 @@ def settings() -> Settings:
     return make_settings(sweep_interval=1.0)
 
 
+@pytest.fixture
+def sweeping() -> bool:
+    return True  # the sweeper runs beside the bot, as in `kingme`: what an advance missed is done within a second
+
+
 def people_of(harness: Harness, count: int) -> dict[int, User]:
     known = {u.name: u for u in harness.emulator.state.users.values()}
     return {u.id: u for u in (known.get(n) or harness.emulator.add_user(n) for n in NAMES[:count])}

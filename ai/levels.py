@@ -172,7 +172,7 @@ BUILT_IN = (
     Level(
         "master",
         "The strongest: reads deep, knows openings and endings; perfect on mini.",
-        lambda: SolvedOnMini(WithBook(KernelPlayer(endgames=True))),
+        lambda: SolvedOnMini(WithBook(KernelPlayer(endgames=True, network=True))),
         Limits(time=2.0),
     ),
 )

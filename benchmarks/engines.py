@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai.api import Limits, Player, get_level, levels, merge_limits, warm_up
 from ai.arena import ADJUDICATED, MAX_PLIES, GameRecord, MatchGame, MatchResult, deal_ballots
 from ai.ballots import Ballot, openings
-from benchmarks import master_net, python_master  # noqa: F401  (register master-net and python-master)
+from benchmarks import master_patterns, python_master  # noqa: F401  (register their hidden levels)
 from benchmarks._pipe import Pipe
 from benchmarks.revision_worker import Client as RevisionClient
 from benchmarks.revision_worker import checkout, split

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.api import Limits, get_level, merge_limits
 from ai.arena import MAX_PLIES, deal_ballots
-from benchmarks import master_net, python_master  # noqa: F401  (register master-net and python-master)
+from benchmarks import master_patterns, python_master  # noqa: F401  (register their hidden levels)
 from benchmarks.revision_worker import Client as RevisionClient
 from benchmarks.revision_worker import split
 from core import Board, Color

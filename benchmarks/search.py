@@ -33,7 +33,8 @@ from benchmarks.python_master.tt import TranspositionTable
 from core import Board
 
 KERNEL = "kernel"
-"""The column of the compiled kernel's player, uncapped (``master`` without its mini solver)."""
+"""The column of the compiled kernel's player, uncapped, with ``master``'s evaluation (``master`` without its book, its
+databases and its mini solver)."""
 
 POSITIONS: list[tuple[str, str]] = [
     ("start", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"),
@@ -66,7 +67,7 @@ def run_level(level: str, fen: str, seconds: float, depth: int | None = None) ->
     limits = Limits(time=seconds, depth=depth)
     if level == KERNEL:
         kernel_engine.forget()
-        result = ai.kernel.KernelPlayer().choose(board, limits, random.Random(0))
+        result = ai.kernel.KernelPlayer(network=True).choose(board, limits, random.Random(0))
     elif level == "python-master":
         result = Engine(board, limits, TranspositionTable()).run(random.Random(0))
     else:

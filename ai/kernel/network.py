@@ -1,5 +1,5 @@
-"""The small network of :mod:`ai.pattern_training.network` compiled, in integers, for the measuring level
-``master-net`` (the benchmarks' hidden level): ``128 -> 32 -> 32 -> 1`` with ReLU, added to the features' value.
+"""The small network of :mod:`ai.pattern_training.network` compiled, in integers, for ``master``: ``128 -> 32 -> 32 ->
+1`` with ReLU, added to the value of the features and the pattern tables.
 
 The weights sit in the constant table (:mod:`ai.kernel.tables`) from ``k[NETWORK_AT]`` on, each float times
 :data:`ai.patterns.network.Q` rounded (:func:`ai.patterns.network.quantized`, which holds the layout): the first layer

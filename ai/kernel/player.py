@@ -34,7 +34,8 @@ class KernelPlayer:
     patterns: bool = True
     """Add the learned pattern evaluation (:mod:`ai.patterns`) in English draughts; false plays the features alone."""
     network: bool = False
-    """Add the small network (:mod:`ai.kernel.network`) in English draughts (the benchmarks' ``master-net``)."""
+    """Add the small network (:mod:`ai.kernel.network`) in English draughts (``master``; its weights are fitted on what
+    the features and the patterns miss)."""
 
     def choose(self, board: Board, limits: Limits, rng: random.Random) -> SearchResult:
         from ai.kernel import engine

@@ -31,11 +31,12 @@ def main(argv: list[str] | None = None) -> int:
     net.add_argument("--epochs", type=int, default=12, help="the network's epochs (the patterns keep their 200)")
     net.add_argument("--hidden", type=int, nargs=2, default=(32, 32), metavar=("H1", "H2"))
     net.add_argument("--seed", type=int, default=0)
-    fit_net = sub.add_parser("network", help="fit the small network (the level master-net) and write its weights")
+    fit_net = sub.add_parser("network", help="fit the small network master plays on the patterns; write its weights")
     fit_net.add_argument("data", type=Path, nargs="+")
     fit_net.add_argument("--out", type=Path, default=None, help="the weights file (default: the shipped one)")
     fit_net.add_argument("--epochs", type=int, default=30)
     fit_net.add_argument("--seed", type=int, default=0)
+    fit_net.add_argument("--alone", action="store_true", help="fit what the features alone miss, not the patterns")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.command == "generate":
@@ -60,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         from ai.patterns.network import NETWORK_FILE
 
         net_options = network.NetOptions(epochs=args.epochs, seed=args.seed)
-        print(network.fit_files(args.data, net_options, args.out or NETWORK_FILE, log=sys.stderr))
+        out = args.out or NETWORK_FILE
+        print(network.fit_files(args.data, net_options, out, log=sys.stderr, on_patterns=not args.alone))
         return 0
     if args.command == "fit":
         options = fitting.Options(epochs=args.epochs, seed=args.seed)

@@ -195,14 +195,24 @@ def compare(
     return report
 
 
-def fit_files(paths: list[Path], options: NetOptions, out: Path, log: TextIO | None = None) -> str:
+def fit_files(
+    paths: list[Path], options: NetOptions, out: Path, log: TextIO | None = None, *, on_patterns: bool = True
+) -> str:
     """Fit the network on the positions of ``paths`` (all but the held-out share) and write it to ``out`` (and its
-    ``.json``); a one-line report."""
+    ``.json``); a one-line report. It is fitted on what the features and the shipped patterns miss, as ``master``
+    plays it, on top of them (without ``on_patterns``: on what the features alone miss)."""
     from ai.patterns.network import write
 
     fitting = Options()
     t = targets(load(paths), fitting)
     base, c, y, cut = t.base, t.c, t.y, t.cut
+    if on_patterns:
+        weights = shipped()
+        if weights is None:
+            raise ValueError("no shipped patterns to fit the network on")
+        flat = group_indices(t.black, t.white, t.kings, t.black_moves)
+        share = np.minimum(np.array([int(b).bit_count() for b in t.black | t.white]), FULL) / FULL
+        base = base + _pattern_value(weights.astype(np.float64), flat, share)
     x = inputs(t.black, t.white, t.kings, t.black_moves)
     started = time.perf_counter()
     net = fit_network(x[:cut], base[:cut], y[:cut], c, options, log)
@@ -214,9 +224,10 @@ def fit_files(paths: list[Path], options: NetOptions, out: Path, log: TextIO | N
         "positions": len(y),
         "train": cut,
         "seconds": seconds,
-        "held_out_cross_entropy": {"features": round(before, 5), "with_network": round(after, 5)},
+        "held_out_cross_entropy": {"without_network": round(before, 5), "with_network": round(after, 5)},
     }
     about = {"options": asdict(options), "fit": figures, "data": [p.name for p in paths], "mix": fitting.mix}
+    about["on_patterns"] = on_patterns
     note = write(net.params, out, about)
     return (
         f"{len(y)} positions, fitted in {seconds} s; held-out cross-entropy {before:.5f} -> {after:.5f}; "

@@ -1,7 +1,7 @@
 """The small network's weights (:mod:`ai.pattern_training.network` fits them, :mod:`ai.kernel.network` plays them):
 ``ai/data/network.npz`` (float32 ``w1 b1 w2 b2 w3 b3``), described by ``ai/data/network.json`` (how they were fitted,
-the file's size and SHA-256). ``master`` does not play them: the hidden level ``master-net`` of the benchmarks does,
-to measure them against the pattern tables by matches."""
+the file's size and SHA-256). ``master`` plays them on top of the features and the pattern tables, whose misses they
+were fitted on."""
 
 from __future__ import annotations
 

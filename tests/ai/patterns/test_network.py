@@ -101,6 +101,13 @@ def test_the_network_command_writes_weights_the_kernel_reads(tmp_path: Path) -> 
     import hashlib
 
     assert about["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert about["on_patterns"] is True, "by default it fits what the features and the shipped patterns miss"
+    alone = tmp_path / "alone.npz"
+    assert command.main(["network", str(data), "--out", str(alone), "--epochs", "2", "--alone"]) == 0
+    about_alone = json.loads(alone.with_suffix(".json").read_text(encoding="utf-8"))
+    assert about_alone["on_patterns"] is False
+    before = about["fit"]["held_out_cross_entropy"]["without_network"]
+    assert before != about_alone["fit"]["held_out_cross_entropy"]["without_network"], "the patterns are in its base"
 
 
 def test_the_shipped_network_matches_its_checksum() -> None:
@@ -111,3 +118,4 @@ def test_the_shipped_network_matches_its_checksum() -> None:
     about = json.loads(files.NETWORK_FILE.with_suffix(".json").read_text(encoding="utf-8"))
     assert about["sha256"] == hashlib.sha256(files.NETWORK_FILE.read_bytes()).hexdigest()
     assert about["bytes"] == files.NETWORK_FILE.stat().st_size
+    assert about["on_patterns"] is True, "master plays it on top of the patterns"

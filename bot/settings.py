@@ -34,8 +34,10 @@ class Settings(BaseSettings):
     """Redis to use; None starts an embedded redis-server with its data under ``KINGME_DATA``."""
     kingme_data: Path = Path("data")
     redis_appendfsync: Literal["everysec", "always"] = "everysec"
-    """When the embedded redis-server fsyncs its append-only file: ``everysec`` (a power cut may lose the last second)
-    or ``always`` (before every acknowledged write); ignored with ``REDIS_URL`` (that server has its own)."""
+    """When the embedded redis-server fsyncs its append-only file: ``everysec`` (a power cut, or a crash of
+    redis-server while the disk is slow to sync, may lose the last second or two: Redis then holds writes back for up to
+    two seconds) or ``always`` (before every acknowledged write); ignored with ``REDIS_URL`` (that server has its
+    own)."""
     egdb_dir: Path | None = None
     """Where the endgame databases are read and built (``kingme egdb build``); None is ``KINGME_DATA/egdb``."""
     ai_workers: int = Field(default_factory=_default_workers, ge=1)

@@ -319,7 +319,10 @@ async def test_the_page_answers_503_while_the_store_is_down(sandbox: SandboxRunt
     _, tid = await open_tournament(sandbox, [alice, bob], name="Outage cup", rounds=1, match=MatchKind.SINGLE)
     server = sandbox.embedded
     assert server is not None
-    server.kill()  # through the owner's handle: it stays down until started again
+    # Stopped, not killed: the store's default durability (``appendfsync everysec``) may still hold the tournament's
+    # write in memory for up to two seconds while the disk is busy, and a SIGKILL would lose it; stopping flushes the
+    # append-only file. Through the owner's handle, it stays down until started again.
+    server.stop()
     try:
         async with aiohttp.ClientSession() as session:
             for path in (tournament_path(tid), tournament_path(tid) + ".json"):

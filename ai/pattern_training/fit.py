@@ -74,6 +74,13 @@ def group_indices(black: Ints, white: Ints, kings: Ints, black_moves: npt.NDArra
     return out + np.arange(GROUPS, dtype=np.int64) * CONFIGURATIONS
 
 
+def pattern_inputs(black: Ints, white: Ints, kings: Ints, black_moves: npt.NDArray[np.bool_]) -> tuple[Ints, Floats]:
+    """What the patterns read of each position: its :func:`group_indices` and its phase, the share of a full board's
+    pieces it has (the weight of the full board's tables against the empty board's)."""
+    share: Floats = np.minimum(np.array([int(x).bit_count() for x in black | white]), FULL) / FULL
+    return group_indices(black, white, kings, black_moves), share
+
+
 def base_values(black: Ints, white: Ints, kings: Ints, black_moves: npt.NDArray[np.bool_]) -> Floats:
     """The kernel's evaluation without patterns (the features and the ending's drive), for the side to move."""
     from ai.kernel import tables
@@ -145,8 +152,7 @@ def fit(
     """The fitted weights and the fit's figures."""
     started = time.perf_counter()
     black, white, kings, black_moves, base, c, y, cut = targets(data, options)
-    flat = group_indices(black, white, kings, black_moves)
-    share = np.minimum(np.array([int(x).bit_count() for x in black | white]), FULL) / FULL
+    flat, share = pattern_inputs(black, white, kings, black_moves)
     n = len(y)
     train, held = slice(0, cut), slice(cut, n)
     w = np.zeros((PHASES, GROUPS, CONFIGURATIONS))

@@ -30,12 +30,12 @@ from ai.pattern_training.fit import (
     _elementwise,
     _pattern_value,
     _sigmoid,
-    group_indices,
+    pattern_inputs,
     targets,
 )
 from ai.pattern_training.fit import fit as fit_patterns
 from ai.pattern_training.selfplay import load
-from ai.patterns.regions import FULL, GROUPS
+from ai.patterns.regions import GROUPS
 from ai.patterns.weights import shipped
 
 Floats = npt.NDArray[np.float32]
@@ -162,8 +162,7 @@ def compare(
     held = slice(cut, n)
     report: dict[str, Any] = {"positions": n, "train": cut, "held_out": n - cut}
     held_out: dict[str, float] = {"features": _cross_entropy(_sigmoid(c * base[held]), y[held])}
-    flat = group_indices(black, white, kings, black_moves)
-    share = np.minimum(np.array([int(b).bit_count() for b in black | white]), FULL) / FULL
+    flat, share = pattern_inputs(black, white, kings, black_moves)
     weights = shipped()
     shipped_value = None
     if weights is not None:
@@ -210,8 +209,7 @@ def fit_files(
         weights = shipped()
         if weights is None:
             raise ValueError("no shipped patterns to fit the network on")
-        flat = group_indices(t.black, t.white, t.kings, t.black_moves)
-        share = np.minimum(np.array([int(b).bit_count() for b in t.black | t.white]), FULL) / FULL
+        flat, share = pattern_inputs(t.black, t.white, t.kings, t.black_moves)
         base = base + _pattern_value(weights.astype(np.float64), flat, share)
     x = inputs(t.black, t.white, t.kings, t.black_moves)
     started = time.perf_counter()

@@ -7,7 +7,9 @@ by input (``W1[i]``, 32 values), its biases, the second layer by unit of the fir
 biases, the output's weights and bias. The arithmetic is exact in int64 and floors where it scales back
 (``>> SHIFT``), so a plain-Python reference of the same integers gives the same value
 (``tests/ai/patterns/test_network_kernel.py``). The first layer is summed from scratch at each evaluation (at most 24
-rows of 32); a search that keeps it up to date move by move (NNUE's accumulator) would save most of that.
+rows of 32). Keeping it up to date from leaf to leaf instead (NNUE's accumulator, ``benchmarks/accumulator.patch``)
+made the search slower, not faster: the first layer is a small part of the network's cost, the second layer's
+products are most of it (``python benchmarks/evaluation.py``, docs/ai.md).
 """
 
 from __future__ import annotations

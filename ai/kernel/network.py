@@ -31,8 +31,8 @@ def network(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     """The network's value for the side to move, in hundredths of a man.
 
     Every index into the table is unsigned (``_at``): numba checks a signed index for a negative value to count from
-    the end, and that check on each word kept the layers' loops from compiling to vector instructions (``python
-    benchmarks/evaluation.py``: 553 ns an evaluation with signed indexes, about 420 ns with unsigned ones)."""
+    the end, and with that check on each word the compiled loops read the table through gather instructions, word by
+    word (``python benchmarks/evaluation.py``: 553 ns an evaluation with signed indexes, 465 ns with unsigned ones)."""
     base = k[t.NETWORK_AT]
     a1 = np.empty(H1, dtype=np.int64)
     for u in range(H1):

@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai.kernel import tables
 from ai.kernel.evaluation import evaluate
 from ai.kernel.jit import njit
-from core import AMERICAN, Board, Color
+from ai.rawgame import node_of
+from core import AMERICAN, Board
 from tests.ai.positions import random_positions
 
 Array = npt.NDArray[np.int64]
@@ -42,9 +43,9 @@ def _value_all(nodes: Array, k: tables.Constants, repeats: int) -> int:
 
 
 def _row(board: Board) -> tuple[int, int, int, int] | None:
-    black = board.turn is Color.BLACK
-    me, opp = (board.black, board.white) if black else (board.white, board.black)
-    return (me, opp, board.kings, int(black)) if me else None
+    """The node of ``board`` as a row (Black to move as 1), or None if the side to move has no piece."""
+    me, opp, kings, black = node_of(board)
+    return (me, opp, kings, int(black)) if me else None
 
 
 def nodes_of(count: int, seed: int) -> Array:

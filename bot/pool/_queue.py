@@ -74,6 +74,7 @@ from bot.pool._queue_wire import (
     read_result,
     review_payload,
 )
+from bot.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -220,10 +221,7 @@ class QueueBackend:
         wait for them)."""
         self._closed = True
         tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            while not task.done():  # cancel again if redis-py swallowed it (see bot.runtime.stop_within)
-                task.cancel()
-                await asyncio.wait({task}, timeout=1.0)
+        await cancel_and_wait(*tasks, again_after=1.0)
         redis, self._redis = self._redis, None
         if redis is not None:
             await redis.aclose(close_connection_pool=True)

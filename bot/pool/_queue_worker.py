@@ -63,6 +63,7 @@ from bot.pool._queue_wire import (
 )
 from bot.pool._slots import PrioritySlots
 from bot.pool._worker import call_in_worker
+from bot.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -191,9 +192,7 @@ async def _serve(options: WorkerOptions) -> None:
     except asyncio.CancelledError:  # arq's signal handler cancelled its main task: a clean stop
         pass
     finally:
-        heartbeat.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await heartbeat
+        await cancel_and_wait(heartbeat)  # one cancel() may be dropped by its Redis command (bot.tasks)
         with contextlib.suppress(Exception):
             await redis.delete(state.beat.key)
         await reviews.close()  # a review under way goes back to its queue for another worker
@@ -249,7 +248,7 @@ async def _leased(redis: ArqRedis, job_id: str) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        lease.cancel()
+        await cancel_and_wait(lease)
 
 
 @contextlib.asynccontextmanager

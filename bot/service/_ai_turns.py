@@ -37,6 +37,7 @@ from bot.service._ids import GameId
 from bot.service._models import GameKind, GameState
 from bot.service._ports import Busy, EventSink, GameRecords, MoveChooser, Offline
 from bot.settings import Settings
+from bot.tasks import cancel_and_wait
 from core import Color, RulesError
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ AI_ATTEMPTS = 3
 FAILURES_REMEMBERED = 1000
 """Games whose announced AI failure is remembered (so it is not announced again at every retry); a game that ended in
 another process is never forgotten otherwise."""
+CLOSE_GRACE = 1.0
+"""Seconds a turn cancelled by :meth:`AiTurns.close` has to give its lease up before it is cancelled again."""
 BUSY_NOTICE_AFTER = 5.0
 """Seconds a turn may wait for its place before the players are told that the AI is busy with other games."""
 
@@ -158,10 +161,7 @@ class AiTurns:
     async def close(self) -> None:
         """Stop scheduling turns and cancel the running ones (their games resume on the next start)."""
         self._closed = True
-        tasks = list(self._tasks | self._notices)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(*self._tasks, *self._notices, again_after=CLOSE_GRACE)
 
     async def _turn(self, turn: _Turn, delay: float) -> None:
         game = turn.game
@@ -190,8 +190,7 @@ class AiTurns:
                 return
             await self._sink.publish(result.game, result.events)
         finally:
-            keeper.cancel()
-            await asyncio.gather(keeper, return_exceptions=True)
+            await cancel_and_wait(keeper)  # not one cancel(): the renewal's Redis command may drop it (bot.tasks)
             if self._pending.get(game.id) == game.version:
                 del self._pending[game.id]
             with contextlib.suppress(ServiceError):

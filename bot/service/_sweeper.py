@@ -108,8 +108,8 @@ class Sweeper:
             except asyncio.CancelledError:
                 raise
             except StoreUnavailableError:  # Redis is away: say so in one line; the next sweep finds it back
-                log.warning("sweep skipped: the store is unavailable; retrying in %.0f s", self._interval)
+                log.warning("sweep skipped: the store is unavailable; retrying in %g s", self._interval)
             except Exception:
-                log.exception("sweep failed; retrying in %.0f s", self._interval)
+                log.exception("sweep failed; retrying in %g s", self._interval)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), self._interval)

@@ -5,7 +5,8 @@ The lease is one key, ``{ns}:lease:{name}``, whose value names its holder and wh
 unless renewed. It is taken with ``SET NX PX`` (only when free), renewed and released by small scripts that first
 check the holder is still this process (compare-and-set), so a process whose lease expired while it was stalled never
 renews or deletes the lease another process has taken since. A holder that dies simply stops renewing: its lease
-expires and the next process to ask takes it.
+expires and the next process to ask takes it. Redis out of reach is :class:`bot.service.StoreUnavailableError`, as
+from the store.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import socket
 
 import redis.asyncio as aioredis
 
+from bot.store._connection import unavailable_as_service_error
 from bot.store._redis_base import NAMESPACE
 
 _RENEW = """
@@ -37,6 +39,7 @@ def process_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
+@unavailable_as_service_error
 class RedisLease:
     """The lease ``name``, held for ``ttl`` seconds at a time by ``holder`` (default: :func:`process_name`), under the
     store's ``namespace``."""

@@ -1,11 +1,12 @@
 """Data lifecycle in Redis: pending challenges expire by themselves (a key TTL), the retention sweep deletes old
-finished games, every store call on an unreachable Redis raises the service's StoreUnavailableError, and one sent while
-Redis restarts waits for it."""
+finished games, every store call on an unreachable Redis raises the service's StoreUnavailableError, one sent while
+Redis restarts waits for it, and commands open their connections side by side, not one after the other."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
@@ -13,9 +14,10 @@ from redis.exceptions import BusyLoadingError, ResponseError
 
 from bot.redis_process import EmbeddedRedis
 from bot.service import ChallengeExpired, GameService, StoreUnavailableError, UnknownGameError, User
-from bot.store import NAMESPACE, RedisGameStore, connect
+from bot.store import NAMESPACE, RedisGameStore, RedisLease, connect
 from bot.store._connection import is_unavailable
 from bot.store._redis_base import CHALLENGE_GRACE, CLOSED_CHALLENGE_KEPT
+from bot.tasks import cancel_and_wait
 from tests.bot.service.conftest import START, Clock, EventLog, ServiceFactory, ai_idle
 from tests.bot.service.test_games import ANN, BOB, CHANNEL, GUILD
 from tests.support import eventually
@@ -111,6 +113,7 @@ async def test_every_store_call_on_a_dead_redis_is_store_unavailable(redis_serve
             store.set_names({ANN.id: ANN.name}),
             store.leaderboard("global", "american", 10),
             store.erase_user(ANN.id, ["global"], ["american"], [], finished=0),
+            RedisLease(client, "sweeper", ttl=1.0).hold(),
         ]
         for call in calls:
             with pytest.raises(StoreUnavailableError, match="cannot reach its storage"):
@@ -156,6 +159,32 @@ async def test_a_restart_within_the_retries_goes_unnoticed(
             await back
     finally:
         await client.aclose()
+
+
+async def test_commands_open_their_connections_side_by_side(tmp_path: Path) -> None:
+    """Four commands at once to a server that takes connections and never answers: each opens its own connection at
+    once. (redis-py 5's own pool opened them one at a time, holding its lock through each one's retries: during an
+    outage every command of the process queued behind all the others.)"""
+    opened: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        opened.append(writer)
+        await reader.read()  # reads what the client says, answers nothing, until the client goes
+
+    socket = tmp_path / "silent.sock"
+    server = await asyncio.start_unix_server(silent, path=str(socket))
+    client = connect(f"unix://{socket}", command_timeout=30.0)
+    commands = [asyncio.ensure_future(client.get(f"key{n}")) for n in range(4)]
+    try:
+        await eventually(lambda: len(opened) == 4, 10.0, "four connections open at once")
+        assert not any(command.done() for command in commands)
+    finally:
+        await cancel_and_wait(*commands)
+        await client.aclose()
+        for writer in opened:
+            writer.close()
+        server.close()
+        await server.wait_closed()
 
 
 def test_which_redis_errors_mean_unavailable() -> None:

@@ -10,14 +10,14 @@ the task has ended.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Final
+from typing import Final
 
 AGAIN_AFTER: Final = 0.05
 """Seconds to wait, by default, for a cancelled task to end before cancelling it again: enough for a loop that only
 sleeps and renews; give more to a task whose clean-up (in its ``finally``) awaits work of its own."""
 
 
-async def cancel_and_wait(*tasks: asyncio.Future[Any], again_after: float = AGAIN_AFTER) -> None:
+async def cancel_and_wait(*tasks: asyncio.Future[None], again_after: float = AGAIN_AFTER) -> None:
     """Cancel ``tasks`` and wait until every one has ended, cancelling again every ``again_after`` seconds one that
     is still running (its cancellation was dropped, or its clean-up is slow). What they raised is retrieved, never
     raised here; a cancellation of the caller propagates at once."""

@@ -17,7 +17,7 @@ import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Final, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
@@ -60,7 +60,9 @@ class ConnectingPool(ConnectionPool):
     7.2 does: the lock guards only the choice of a connection, so one slow or failing connect holds up no other
     command. (arq, the AI job queue, keeps redis-py below 6.)"""
 
-    async def get_connection(self, command_name: str | None = None, *keys: Any, **options: Any) -> AbstractConnection:
+    async def get_connection(
+        self, command_name: str | None = None, *keys: object, **options: object
+    ) -> AbstractConnection:
         async with self._lock:
             connection: AbstractConnection = self.get_available_connection()  # type: ignore[no-untyped-call]
         try:

@@ -174,7 +174,11 @@ async def test_commands_open_their_connections_side_by_side(tmp_path: Path) -> N
     socket = tmp_path / "silent.sock"
     server = await asyncio.start_unix_server(silent, path=str(socket))
     client = connect(f"unix://{socket}", command_timeout=30.0)
-    commands = [asyncio.ensure_future(client.get(f"key{n}")) for n in range(4)]
+
+    async def get(key: str) -> None:
+        await client.get(key)
+
+    commands = [asyncio.create_task(get(f"key{n}")) for n in range(4)]
     try:
         await eventually(lambda: len(opened) == 4, 10.0, "four connections open at once")
         assert not any(command.done() for command in commands)

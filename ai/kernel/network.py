@@ -8,8 +8,8 @@ biases, the output's weights and bias. The arithmetic is exact in int64 and floo
 (``>> SHIFT``), so a plain-Python reference of the same integers gives the same value
 (``tests/ai/patterns/test_network_kernel.py``). The first layer is summed from scratch at each evaluation (at most 24
 rows of 32). Keeping it up to date from leaf to leaf instead (NNUE's accumulator, ``benchmarks/accumulator.patch``)
-made the search slower, not faster: the first layer is a small part of the network's cost, the second layer's
-products are most of it (``python benchmarks/evaluation.py``, docs/ai.md).
+made the search slower, not faster, when it was measured (with the layers' loops still scalar, see :func:`network`;
+``python benchmarks/evaluation.py``, docs/ai.md).
 """
 
 from __future__ import annotations

@@ -40,10 +40,13 @@ class Clock:
 
 
 async def eventually(
-    condition: Callable[[], object | Awaitable[object]], within: float = 5.0, what: str = "condition"
+    condition: Callable[[], object | Awaitable[object]],
+    within: float = 5.0,
+    what: str = "condition",
+    explain: Callable[[], str] | None = None,
 ) -> None:
     """Wait until ``condition()`` is true (a coroutine function is awaited), checking every 10 ms; fail the test after
-    ``within`` seconds."""
+    ``within`` seconds, saying ``explain()`` too when given (what the code under test was doing then)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
     while True:
@@ -52,8 +55,22 @@ async def eventually(
             value = await value
         if value:
             return
-        assert loop.time() < deadline, f"{what} not met within {within:g} s"
+        if loop.time() >= deadline:
+            detail = f"; {explain()}" if explain is not None else ""
+            raise AssertionError(f"{what} not met within {within:g} s{detail}")
         await asyncio.sleep(0.01)
+
+
+def tasks_named(prefix: str) -> str:
+    """The running asyncio tasks whose name starts with ``prefix``, each with the line where it waits, innermost last:
+    for the message of a wait that failed (see :func:`eventually`)."""
+    found = []
+    for task in sorted(asyncio.all_tasks(), key=lambda task: task.get_name()):
+        if task.get_name().startswith(prefix) and not task.done():
+            frames = task.get_stack(limit=12)
+            where = " > ".join(f"{frame.f_code.co_name}:{frame.f_lineno}" for frame in frames)
+            found.append(f"{task.get_name()} at {where}")
+    return f"tasks {prefix}*: " + ("; ".join(found) or "none")
 
 
 WHOLE_PROCESS: dict[str, Any] = {

@@ -13,7 +13,7 @@ from ai.api import GameInput, Limits, SearchResult, choose_move
 from bot.service import Event, EventObserver, GameService, GameView
 from bot.settings import Settings
 from bot.store import NAMESPACE, RedisGameStore
-from tests.support import Clock, eventually, settings_with
+from tests.support import Clock, eventually, settings_with, tasks_named
 
 START = 1_700_000_000.0
 
@@ -71,7 +71,7 @@ ServiceFactory = Callable[..., GameService]
 
 async def ai_idle(service: GameService, within: float = 30.0) -> None:
     """Wait until no AI turn of ``service`` is running (an AI move may start the next AI turn, as in an exhibition)."""
-    await eventually(lambda: service.ai_turns_in_flight == 0, within, "every AI turn done")
+    await eventually(lambda: service.ai_turns_in_flight == 0, within, "every AI turn done", lambda: tasks_named("ai-"))
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from bot.redis_process import find_redis_server
 from bot.runtime import Runtime
 from bot.service import GameId, GameService, GameView, StoreUnavailableError, UserId
 from tests.bot.test_runtime import make_settings
-from tests.support import eventually
+from tests.support import eventually, tasks_named
 
 STARTUP_TIMEOUT = 60.0
 STORAGE = "King Me cannot reach its storage; try again in a moment."
@@ -90,7 +90,9 @@ async def test_redis_killed_and_restarted_during_a_game(emulator: DiscordEmulato
             for page in (f"/games/{game_id}", "/leaderboard/global/american.json"):
                 status, text, retry_after = await status_of(session, runtime.web_url + page)
                 assert (status, retry_after) == (503, "5") and STORAGE in str(text), (page, text)
-            await eventually(lambda: service.ai_turns_in_flight == 0, 30, "the AI's turn given up")
+            await eventually(
+                lambda: service.ai_turns_in_flight == 0, 30, "the AI's turn given up", lambda: tasks_named("ai-")
+            )
             with pytest.raises(StoreUnavailableError):
                 await service.state(game_id)
 

@@ -3,10 +3,13 @@
 
 The weights sit in the constant table (:mod:`ai.kernel.tables`) from ``k[NETWORK_AT]`` on, each float times
 :data:`ai.patterns.network.Q` rounded (:func:`ai.patterns.network.quantized`, which holds the layout): the first layer
-by input (``W1[i]``, 32 values), its biases, the second layer by unit of the first (``W2[j]``, 32 values), its
-biases, the output's weights and bias. The arithmetic is exact in int64 and floors where it scales back
-(``>> SHIFT``), so a plain-Python reference of the same integers gives the same value
-(``tests/ai/patterns/test_network_kernel.py``). The first layer is summed from scratch at each evaluation (at most 24
+by input (``W1[i]``, 32 values), its biases, the second layer by unit of the first (``W2[j]``, 32 values, as 32-bit
+integers two to a word: :func:`ai.patterns.network.packed`), its biases, the output's weights and bias. The arithmetic
+is exact and floors where it scales back (``>> SHIFT``), so a plain-Python reference of the same integers gives the
+same value (``tests/ai/patterns/test_network_kernel.py``). The second layer adds its products in 32 bits, which
+vectorize twice as wide as 64-bit ones: exact because no unit's sum can reach 32 bits, which
+:func:`~ai.patterns.network.packed` proves of the weights before the table is built (for the shipped ones the bound
+is about 2 ** 26.8). The first layer is summed from scratch at each evaluation (at most 24
 rows of 32). Keeping it up to date from leaf to leaf instead (NNUE's accumulator, ``benchmarks/accumulator.patch``)
 made the search slower, not faster, when it was measured (with the layers' loops still scalar, see :func:`network`;
 ``python benchmarks/evaluation.py``, docs/ai.md).
@@ -45,7 +48,7 @@ def network(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
     b1 = k[base + B1_AT : base + B1_AT + H1]
     n1, n2 = _at(b1.size), _at(k[base + B2_AT : base + B2_AT + H2].size)
     sums = np.empty(H1 + H2, dtype=np.int64)
-    a1, a2 = sums[:H1], sums[H1:]
+    a1, a2 = sums[:H1], sums[H1:].view(np.int32)  # the second layer adds in 32 bits (see the module's docstring)
     for u in range(n1):
         a1[u] = b1[u]
     for u in range(n2):
@@ -61,12 +64,14 @@ def network(me: int, opp: int, kings: int, black: bool, k: t.Constants) -> int:
             row = _at(base + W1_AT + (32 * plane + bit) * H1)
             for u in range(n1):
                 a1[u] += k[row + u]
+    w2 = k.view(np.int32)
     for j in range(H1):
         x = a1[j]
         if x > 0:
-            row = _at(base + W2_AT + j * H2)
+            x32 = np.int32(x)
+            row = _at(2 * (base + W2_AT) + j * H2)
             for u in range(n2):
-                a2[u] += x * k[row + u]
+                a2[u] += x32 * w2[row + u]
     out = 0
     for u in range(H2):
         y = (a2[u] >> SHIFT) + k[_at(base + B2_AT + u)]

@@ -104,8 +104,8 @@ def build(
     network: npt.NDArray[np.int64] | None = None,
 ) -> Constants:
     """The constant table of ``variant`` with the evaluation's ``weights`` (default: ``master``'s) and, in English
-    draughts, the pattern weights ``patterns`` (default: the shipped ones, if any) and a network's block
-    (:func:`ai.kernel.network.quantized`; none by default)."""
+    draughts, the pattern weights ``patterns`` (default: the shipped ones, if any) and a network's block as the kernel
+    reads it (:func:`ai.patterns.network.packed`; none by default)."""
     g = variant.geometry
     table = [0] * SIZE
     table[SHORT], table[LONG], table[VALID] = g.short, g.long, g.valid
@@ -151,8 +151,8 @@ def of(
     if table is None:
         block = None
         if network:
-            from ai.patterns.network import quantized, shipped_network
+            from ai.patterns.network import packed, quantized, shipped_network
 
-            block = quantized(shipped_network())
+            block = packed(quantized(shipped_network()))
         table = _BUILT[key] = build(variant, weights, None if patterns else NO_PATTERNS, block)
     return table

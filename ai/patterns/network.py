@@ -47,6 +47,37 @@ def quantized(params: Params) -> npt.NDArray[np.int64]:
     return block
 
 
+PIECES_MAX = 24
+"""The most pieces a position of English draughts holds (a bound of the first layer's sums)."""
+SUMS_BITS = 31
+"""A second-layer unit's sum must stay below ``2 ** SUMS_BITS`` in size: the kernel adds its products in 32 bits."""
+
+
+def second_layer_bound(block: npt.NDArray[np.int64]) -> int:
+    """An upper bound of the size of any second-layer unit's sum, over every position: each first-layer unit at its
+    largest (its bias and the largest positive weights of :data:`PIECES_MAX` squares, one piece a square), through
+    ReLU, times the size of its weights."""
+    w1 = block[W1_AT : W1_AT + INPUTS * H1].reshape(4, 32, H1).max(axis=0)  # a square holds one kind of piece
+    top = np.sort(np.clip(w1, 0, None), axis=0)[-PIECES_MAX:].sum(axis=0)
+    first = np.clip(block[B1_AT : B1_AT + H1] + top, 0, None)
+    w2 = np.abs(block[W2_AT : W2_AT + H1 * H2].reshape(H1, H2))
+    return int((first[:, None] * w2).sum(axis=0).max())
+
+
+def packed(block: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The block as the kernel reads it: the same, except the second layer's weights, which are 32-bit integers, two
+    to a word from ``W2_AT`` on (the words after them zero), read through a 32-bit view of the table. Raises
+    :class:`ValueError` when a unit's sum could reach 32 bits (:func:`second_layer_bound`)."""
+    bound = second_layer_bound(block)
+    if bound >= 2**SUMS_BITS:
+        raise ValueError(f"a second-layer sum could reach {bound}, past 32 bits: the kernel cannot add it exactly")
+    out = block.copy()
+    words = np.zeros(H1 * H2, dtype=np.int64)
+    words.view(np.int32)[: H1 * H2] = block[W2_AT : W2_AT + H1 * H2]
+    out[W2_AT : W2_AT + H1 * H2] = words
+    return out
+
+
 def read(path: Path) -> Params:
     with np.load(path) as data:
         return [np.asarray(data[name], dtype=np.float32) for name in NAMES]

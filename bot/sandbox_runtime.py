@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import shutil
 import socket
@@ -71,7 +72,7 @@ class SandboxRuntime(Runtime):
         self.keeper = None if data_dir is None else WorldKeeper(self.emulator, data_dir / WORLD_FILE)
         """Keeps the emulated world in ``data_dir`` (None without one)."""
         self.bridge = SandboxBridge(self.emulator)
-        port = settings.http_port or _free_port(http_host)
+        port = settings.http_port or free_port(http_host)
         shown_host = "127.0.0.1" if http_host in ("0.0.0.0", "") else http_host
         self.address = f"http://{shown_host}:{port}"
         """The web server's address (``/healthz``, the public pages); the page's is :attr:`page_url`."""
@@ -185,8 +186,30 @@ def _check_port_free(host: str, port: int) -> None:
             ) from None
 
 
-def _free_port(host: str) -> int:
-    """A port that is free now (for ``HTTP_PORT=0``: the sandbox must know its address before it starts)."""
+LOWEST_CHOSEN_PORT: Final = 10_000
+"""The sandbox's own choice of a port (``HTTP_PORT=0``) is at least this, below the system's ephemeral ports."""
+EPHEMERAL_PORTS: Final = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
+def free_port(host: str) -> int:
+    """A port that is free now, for ``HTTP_PORT=0``: the sandbox must know its address before it starts, so it picks
+    one and listens on it a moment later. It picks below the system's ephemeral range, from which the system hands
+    out ports to every outgoing connection and every ``bind`` to port 0, so none of those takes it meanwhile (one
+    picked by the system, freed and picked again, could be: a port the sandbox then found in use). Where that range
+    is unknown or starts too low, the system's own choice."""
+    try:
+        first_ephemeral = int(EPHEMERAL_PORTS.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        first_ephemeral = 0
+    chooser = random.SystemRandom()
+    for _ in range(64 if first_ephemeral > LOWEST_CHOSEN_PORT else 0):
+        port = chooser.randrange(LOWEST_CHOSEN_PORT, first_ephemeral)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])

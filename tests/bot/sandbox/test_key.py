@@ -4,13 +4,12 @@ folder for its owner's eyes only, and a tab open on the sandbox keeps working ac
 
 from __future__ import annotations
 
-import socket
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.sandbox import KEY_FILE, kept_key
-from bot.sandbox_runtime import SandboxRuntime
+from bot.sandbox_runtime import SandboxRuntime, free_port
 from tests.bot.sandbox.conftest import make_settings
 from tests.bot.sandbox.page_actions import STEP_TIMEOUT, command
 
@@ -78,16 +77,10 @@ async def test_a_page_without_the_key_or_with_an_old_one_says_what_to_do_and_sto
     await page.context.close()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def test_with_data_the_key_is_kept_and_an_open_tab_works_across_restarts(
     tmp_path: Path, browser: Browser
 ) -> None:
-    settings = make_settings(tmp_path, http_port=free_port())
+    settings = make_settings(tmp_path, http_port=free_port("127.0.0.1"))
     data = tmp_path / "kept"
     errors: list[str] = []
     sockets: list[str] = []

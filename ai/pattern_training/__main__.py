@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     fit_net.add_argument("--epochs", type=int, default=30)
     fit_net.add_argument("--seed", type=int, default=0)
     fit_net.add_argument("--alone", action="store_true", help="fit what the features alone miss, not the patterns")
+    for command in (net, fit_net):
+        command.add_argument("--lr", type=float, default=1e-3, help="Adam's step")
+        command.add_argument("--anneal", action="store_true", help="lower the step along a half cosine to 2%% of it")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.command == "generate":
@@ -53,14 +56,16 @@ def main(argv: list[str] | None = None) -> int:
         from ai.pattern_training.network import NetOptions, compare
         from ai.pattern_training.selfplay import load
 
-        net_options = NetOptions(hidden=tuple(args.hidden), epochs=args.epochs, seed=args.seed)
+        net_options = NetOptions(
+            hidden=tuple(args.hidden), epochs=args.epochs, seed=args.seed, lr=args.lr, anneal=args.anneal
+        )
         print(json.dumps(compare(load(args.data), fitting.Options(), net_options, log=sys.stderr), indent=1))
         return 0
     if args.command == "network":
         from ai.pattern_training import network
         from ai.patterns.network import NETWORK_FILE
 
-        net_options = network.NetOptions(epochs=args.epochs, seed=args.seed)
+        net_options = network.NetOptions(epochs=args.epochs, seed=args.seed, lr=args.lr, anneal=args.anneal)
         out = args.out or NETWORK_FILE
         print(network.fit_files(args.data, net_options, out, log=sys.stderr, on_patterns=not args.alone))
         return 0

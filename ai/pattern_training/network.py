@@ -51,6 +51,11 @@ class NetOptions:
     """Adam's step on the weights (the output is in hundredths of a man, scaled by :data:`OUT_SCALE`)."""
     l2: float = 1e-6
     seed: int = 0
+    anneal: bool = False
+    """Lower the step along a half cosine, from ``lr`` to :data:`ANNEAL_FLOOR` of it at the last minibatch."""
+
+
+ANNEAL_FLOOR = 0.02
 
 
 OUT_SCALE = 100.0
@@ -125,6 +130,7 @@ def fit_network(
     v = [np.zeros_like(p) for p in net.params]
     beta1, beta2, step = 0.9, 0.999, 0
     n = len(y)
+    steps = options.epochs * -(-n // options.batch)
     for epoch in range(1, options.epochs + 1):
         order = rng.permutation(n)
         total = 0.0
@@ -135,12 +141,15 @@ def fit_network(
             total += _cross_entropy(p, y[rows]) * len(rows)
             grads = net.backward((c * (p - y[rows]) / len(rows)).astype(np.float32), cache)
             step += 1
+            lr = options.lr
+            if options.anneal:
+                lr *= ANNEAL_FLOOR + (1 - ANNEAL_FLOOR) * 0.5 * (1 + np.cos(np.pi * (step - 1) / max(steps - 1, 1)))
             for i, g in enumerate(grads):
                 g = g + options.l2 * net.params[i]
                 m[i] = beta1 * m[i] + (1 - beta1) * g
                 v[i] = beta2 * v[i] + (1 - beta2) * g * g
                 net.params[i] -= (
-                    options.lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)
+                    lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)
                 ).astype(np.float32)
         if log is not None:
             print(f"epoch {epoch}: train cross-entropy {total / n:.5f}", file=log, flush=True)

@@ -66,9 +66,34 @@ def test_the_fit_lowers_the_cross_entropy_on_positions_it_can_learn() -> None:
         p = np.clip(1.0 / (1.0 + np.exp(-c * value)), 1e-9, 1 - 1e-9)
         return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
-    net = fit_network(x, base, y, c, NetOptions(hidden=(8, 8), epochs=15, batch=256, lr=3e-3, seed=1))
-    assert loss(net.value(x)) < loss(base) - 0.0005
-    assert loss(net.value(x)) - loss(truth) < 0.3 * (loss(base) - loss(truth))
+    for anneal in (False, True):
+        options = NetOptions(hidden=(8, 8), epochs=15, batch=256, lr=3e-3, seed=1, anneal=anneal)
+        net = fit_network(x, base, y, c, options)
+        assert loss(net.value(x)) < loss(base) - 0.0005
+        assert loss(net.value(x)) - loss(truth) < 0.3 * (loss(base) - loss(truth)), f"anneal={anneal}"
+
+
+def test_annealing_lowers_the_step_to_its_floor() -> None:
+    """With the step annealed, the last epochs barely move the weights: a tiny last step changes less than a plain
+    one from the same start."""
+    rng = np.random.default_rng(6)
+    x = (rng.random((512, INPUTS)) < 0.15).astype(np.uint8)
+    y = rng.random(len(x))
+    base = np.zeros(len(x))
+    moved = {}
+    for anneal in (False, True):
+        options = NetOptions(hidden=(4, 4), epochs=1, batch=512, lr=1e-2, seed=2, anneal=anneal)
+        start = Network(options.hidden, np.random.default_rng(options.seed))
+        net = fit_network(x, base, y, 0.01, options)
+        moved[anneal] = float(np.abs(net.params[0] - start.params[0]).max())
+    assert moved[True] == pytest.approx(moved[False], rel=1e-3), "one step: annealing starts at the full step"
+    twice = {}
+    for anneal in (False, True):
+        options = NetOptions(hidden=(4, 4), epochs=2, batch=512, lr=1e-2, seed=2, anneal=anneal)
+        one = fit_network(x, base, y, 0.01, NetOptions(hidden=(4, 4), epochs=1, batch=512, lr=1e-2, seed=2))
+        net = fit_network(x, base, y, 0.01, options)
+        twice[anneal] = float(np.abs(net.params[0] - one.params[0]).max())
+    assert twice[True] < 0.05 * twice[False], "the second of two steps is 2% of the first"
 
 
 def test_compare_reports_every_candidate_on_generated_positions(

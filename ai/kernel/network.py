@@ -9,7 +9,7 @@ is exact and floors where it scales back (``>> SHIFT``), so a plain-Python refer
 same value (``tests/ai/patterns/test_network_kernel.py``). The second layer adds its products in 32 bits, which
 vectorize twice as wide as 64-bit ones: exact because no unit's sum can reach 32 bits, which
 :func:`~ai.patterns.network.packed` proves of the weights before the table is built (for the shipped ones the bound
-is about 2 ** 26.8). The first layer is summed from scratch at each evaluation (at most 24
+is about 2 ** 27). The first layer is summed from scratch at each evaluation (at most 24
 rows of 32). Keeping it up to date from leaf to leaf instead (NNUE's accumulator, ``benchmarks/accumulator.patch``)
 made the search slower, not faster, when it was measured (with the layers' loops still scalar, see :func:`network`;
 ``python benchmarks/evaluation.py``, docs/ai.md).

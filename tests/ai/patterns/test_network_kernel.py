@@ -43,15 +43,7 @@ def _second_layer(block: np.ndarray, x: np.ndarray) -> list[int]:  # type: ignor
 def _reference(block: np.ndarray, x: np.ndarray) -> int:  # type: ignore[type-arg]
     """The compiled arithmetic in plain Python: integers, floors where it scales back."""
     w = [int(v) for v in block]
-    a1 = [w[B1_AT + u] for u in range(H1)]
-    for i in np.flatnonzero(x):
-        for u in range(H1):
-            a1[u] += w[W1_AT + int(i) * H1 + u]
-    a2 = [0] * H2
-    for j in range(H1):
-        if a1[j] > 0:
-            for u in range(H2):
-                a2[u] += a1[j] * w[W2_AT + j * H2 + u]
+    a2 = _second_layer(block, x)
     out = 0
     for u in range(H2):
         y = (a2[u] >> SHIFT) + w[B2_AT + u]

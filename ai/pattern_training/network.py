@@ -204,18 +204,26 @@ def compare(
 
 
 def fit_files(
-    paths: list[Path], options: NetOptions, out: Path, log: TextIO | None = None, *, on_patterns: bool = True
+    paths: list[Path],
+    options: NetOptions,
+    out: Path,
+    log: TextIO | None = None,
+    *,
+    on_patterns: bool = True,
+    patterns: Path | None = None,
 ) -> str:
     """Fit the network on the positions of ``paths`` (all but the held-out share) and write it to ``out`` (and its
     ``.json``); a one-line report. It is fitted on what the features and the shipped patterns miss, as ``master``
-    plays it, on top of them (without ``on_patterns``: on what the features alone miss)."""
+    plays it, on top of them (without ``on_patterns``: on what the features alone miss; with ``patterns``, a weights
+    file: on top of those tables, to fit a network for tables not shipped yet)."""
     from ai.patterns.network import write
+    from ai.patterns.weights import read
 
     fitting = Options()
     t = targets(load(paths), fitting)
     base, c, y, cut = t.base, t.c, t.y, t.cut
     if on_patterns:
-        weights = shipped()
+        weights = shipped() if patterns is None else read(patterns)
         if weights is None:
             raise ValueError("no shipped patterns to fit the network on")
         flat, share = pattern_inputs(t.black, t.white, t.kings, t.black_moves)
@@ -235,6 +243,8 @@ def fit_files(
     }
     about = {"options": asdict(options), "fit": figures, "data": [p.name for p in paths], "mix": fitting.mix}
     about["on_patterns"] = on_patterns
+    if on_patterns and patterns is not None:
+        about["patterns"] = patterns.name
     note = write(net.params, out, about)
     return (
         f"{len(y)} positions, fitted in {seconds} s; held-out cross-entropy {before:.5f} -> {after:.5f}; "

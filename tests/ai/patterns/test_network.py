@@ -133,6 +133,15 @@ def test_the_network_command_writes_weights_the_kernel_reads(tmp_path: Path) -> 
     assert about_alone["on_patterns"] is False
     before = about["fit"]["held_out_cross_entropy"]["without_network"]
     assert before != about_alone["fit"]["held_out_cross_entropy"]["without_network"], "the patterns are in its base"
+    tables = tmp_path / "tables.npz"
+    assert command.main(["fit", str(data), "--out", str(tables), "--epochs", "3"]) == 0
+    other = tmp_path / "other.npz"
+    assert command.main(["network", str(data), "--out", str(other), "--epochs", "2", "--patterns", str(tables)]) == 0
+    about_other = json.loads(other.with_suffix(".json").read_text(encoding="utf-8"))
+    assert about_other["on_patterns"] is True and about_other["patterns"] == "tables.npz"
+    assert "patterns" not in about, "the shipped tables are the default"
+    beneath = about_other["fit"]["held_out_cross_entropy"]["without_network"]
+    assert beneath not in (before, about_alone["fit"]["held_out_cross_entropy"]["without_network"]), "those tables"
 
 
 def test_the_shipped_network_matches_its_checksum() -> None:

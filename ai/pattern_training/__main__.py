@@ -18,6 +18,12 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--nodes", type=int, default=4000, help="the search's node budget a move (jittered ±50%%)")
     gen.add_argument("--jobs", type=int, default=1)
+    again = sub.add_parser("relabel", help="search saved positions again at more nodes; write them with the new scores")
+    again.add_argument("data", type=Path)
+    again.add_argument("--out", type=Path, required=True)
+    again.add_argument("--nodes", type=int, default=32000, help="the search's node budget a position")
+    again.add_argument("--count", type=int, default=None, help="only the file's first COUNT positions")
+    again.add_argument("--jobs", type=int, default=1)
     fit = sub.add_parser("fit", help="fit the pattern weights on generated positions")
     fit.add_argument("data", type=Path, nargs="+")
     fit.add_argument("--out", type=Path, default=None, help="the weights file (default: the shipped one)")
@@ -48,6 +54,12 @@ def main(argv: list[str] | None = None) -> int:
 
         count = run(args.out, args.games, args.seed, args.nodes, args.jobs)
         print(f"{count} positions in {time.perf_counter() - started:.0f} s -> {args.out}")
+        return 0
+    if args.command == "relabel":
+        from ai.pattern_training.selfplay import run_relabel
+
+        count = run_relabel(args.data, args.out, args.nodes, args.jobs, args.count)
+        print(f"{count} positions relabelled in {time.perf_counter() - started:.0f} s -> {args.out}")
         return 0
     from ai.pattern_training import fit as fitting
 

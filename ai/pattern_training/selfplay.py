@@ -9,6 +9,10 @@ game's result from Black's side and the search's score from the side to move's.
 
 Games are independent and seeded one by one (``seed * 1_000_003 + game``), so a run with ``jobs`` processes produces
 the same positions as one process, in another order.
+
+:func:`relabel` searches saved positions again, at a larger node budget than the games were played at, and replaces
+their scores: deeper labels for positions already played. Positions go in fixed chunks of :data:`RELABEL_CHUNK`, each
+searched by one process from an empty table in the file's order, so the scores do not depend on ``jobs``.
 """
 
 from __future__ import annotations
@@ -147,6 +151,81 @@ def generate(games: int, seed: int, nodes: int, jobs: int = 1, batch: int = 20) 
         for index, positions in enumerate(pool.imap(_games, work)):
             done += work[index][2]
             yield done, positions
+
+
+RELABEL_CHUNK = 2000
+"""Positions a relabelling process searches in a row, keeping its table (a chunk holds a few games' positions)."""
+
+
+def fen_of(black: int, white: int, kings: int, black_moves: bool) -> str:
+    """The FEN of a saved position (``core``'s layout of the American board)."""
+    geometry = AMERICAN.geometry
+
+    def items(pieces: int) -> str:
+        return ",".join(
+            ("K" if geometry.bit_of_square[n] & kings else "") + str(n) for n in geometry.squares_of(pieces)
+        )
+
+    return f"{'B' if black_moves else 'W'}:W{items(white)}:B{items(black)}"
+
+
+def _relabel(args: tuple[list[int], list[int], list[int], list[bool], int]) -> list[int]:
+    from ai.kernel import KernelPlayer
+    from ai.kernel.engine import forget
+
+    black, white, kings, black_moves, nodes = args
+    forget()
+    player = KernelPlayer(table_entries=1 << 16, endgames=True)
+    rng = random.Random(0)
+    board = Board(None, AMERICAN)
+    scores = []
+    for b, w, k, bm in zip(black, white, kings, black_moves, strict=True):
+        board.set_fen(fen_of(b, w, k, bm))
+        result = player.choose(board, Limits(time=60.0, nodes=nodes), rng)
+        scores.append(max(-SCORE_CLIP, min(SCORE_CLIP, int(result.score))))
+    return scores
+
+
+def relabel(positions: dict[str, npt.NDArray[np.generic]], nodes: int, jobs: int = 1) -> Iterator[list[int]]:
+    """Search every position again at ``nodes`` nodes; yields their new scores chunk by chunk, in the file's order."""
+    count = len(positions["black"])
+    work = [
+        (
+            [int(x) for x in positions["black"][first : first + RELABEL_CHUNK]],
+            [int(x) for x in positions["white"][first : first + RELABEL_CHUNK]],
+            [int(x) for x in positions["kings"][first : first + RELABEL_CHUNK]],
+            [bool(x) for x in positions["black_moves"][first : first + RELABEL_CHUNK]],
+            nodes,
+        )
+        for first in range(0, count, RELABEL_CHUNK)
+    ]
+    if jobs <= 1:
+        yield from map(_relabel, work)
+        return
+    with get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_relabel, work)
+
+
+def run_relabel(data: Path, out: Path, nodes: int, jobs: int, count: int | None = None) -> int:
+    """Relabel ``data``'s first ``count`` positions (all by default) into ``out``, saving as chunks arrive (a file cut
+    short holds the positions relabelled so far); the number of positions."""
+    positions = load([data])
+    if count is not None:
+        positions = {name: column[:count] for name, column in positions.items()}
+    total = len(positions["black"])
+    started = last_save = time.perf_counter()
+    scores: list[int] = []
+    for part in relabel(positions, nodes, jobs):
+        scores.extend(part)
+        done = len(scores)
+        now = time.perf_counter()
+        print(f"{done}/{total} positions, {now - started:.0f} s", file=sys.stderr, flush=True)
+        if now - last_save > 60 or done == total:
+            relabelled = {name: column[:done] for name, column in positions.items()}
+            relabelled["score"] = np.array(scores, dtype=np.int32)
+            np.savez_compressed(out, **relabelled)  # type: ignore[arg-type]
+            last_save = now
+    return len(scores)
 
 
 def save(positions: Positions, path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -51,3 +52,31 @@ def test_the_shipped_weights_match_their_checksum() -> None:
     assert files.WEIGHTS_FILE.stat().st_size == about["bytes"]
     assert files.checksum() == about["sha256"]
     assert files.shipped() is not None
+
+
+def test_relabel_searches_the_same_positions_again_at_the_new_budget(tmp_path: Path) -> None:
+    from ai.kernel import KernelPlayer
+    from ai.kernel.engine import forget
+    from ai.pattern_training.selfplay import SCORE_CLIP, fen_of
+    from ai.player import Limits
+    from core import Board, Color
+
+    data, again = tmp_path / "positions.npz", tmp_path / "again.npz"
+    command.main(["generate", "--out", str(data), "--games", "2", "--nodes", "200", "--seed", "3"])
+    assert command.main(["relabel", str(data), "--out", str(again), "--nodes", "3000", "--count", "40"]) == 0
+    before, after = load([data]), load([again])
+    assert len(after["black"]) == 40
+    for name in ("black", "white", "kings", "black_moves", "result"):
+        assert np.array_equal(after[name], before[name][:40])
+    assert np.abs(after["score"]).max() <= SCORE_CLIP
+    assert not np.array_equal(after["score"], before["score"][:40])  # a search ten times larger changes some scores
+
+    # Each score is the search of the saved position itself: its FEN gives back the bitboards and the side to move,
+    # and the first position, searched alone from an empty table at the same budget, gets the same score.
+    black, white, kings = (int(after[name][0]) for name in ("black", "white", "kings"))
+    board = Board(fen_of(black, white, kings, bool(after["black_moves"][0])))
+    assert (board.black, board.white, board.kings) == (black, white, kings)
+    assert (board.turn is Color.BLACK) == bool(after["black_moves"][0])
+    forget()
+    player = KernelPlayer(table_entries=1 << 16, endgames=True)
+    assert int(player.choose(board, Limits(time=60.0, nodes=3000), random.Random(0)).score) == after["score"][0]

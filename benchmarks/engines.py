@@ -61,6 +61,10 @@ VARIANT = "american"
 WHITE, BLACK, MAN, KING, FREE = 1, 2, 4, 8, 16
 CODES = {BLACK | MAN: Piece(Color.BLACK, False), BLACK | KING: Piece(Color.BLACK, True),
          WHITE | MAN: Piece(Color.WHITE, False), WHITE | KING: Piece(Color.WHITE, True)}  # fmt: skip
+RESET_MOVES = 1
+"""``getmove``'s ``info`` bit for the first move of a game."""
+REPLY_SIZE = 1024
+"""The size of ``getmove``'s status string and ``enginecommand``'s reply, as the API defines them."""
 CBBoard = list[list[int]]
 """A CheckerBoard position ``b[x][y]``: ``y`` 0 is Black's back rank (PDN squares 1-4), ``x`` 0 its right end as
 Black sees it (square 4)."""
@@ -198,7 +202,7 @@ def serve(library: str) -> None:  # pragma: no cover - needs an engine library
     for line in sys.stdin:
         request = json.loads(line)
         if "command" in request:
-            reply = ctypes.create_string_buffer(256)
+            reply = ctypes.create_string_buffer(REPLY_SIZE)
             text = "?"
             if hasattr(engine, "enginecommand"):
                 command = ctypes.create_string_buffer(str(request["command"]).encode(), 256)
@@ -210,10 +214,11 @@ def serve(library: str) -> None:  # pragma: no cover - needs an engine library
         for x in range(8):
             for y in range(8):
                 b[x][y] = int(request["board"][x][y])
-        status = ctypes.create_string_buffer(256)
+        status = ctypes.create_string_buffer(REPLY_SIZE)
         move = CBmove()
         color = BLACK if request["color"] == "black" else WHITE
-        result = getmove(b, color, float(request["time"]), status, ctypes.byref(playnow), 0, 0, ctypes.byref(move))
+        info = int(request.get("info", 0))
+        result = getmove(b, color, float(request["time"]), status, ctypes.byref(playnow), info, 0, ctypes.byref(move))
         after = [[b[x][y] for y in range(8)] for x in range(8)]
         reply_ = {"board": after, "result": result, "status": status.value.decode(errors="replace")}
         print(json.dumps(reply_), flush=True)
@@ -231,9 +236,12 @@ class Engine:
         reply = str(self.pipe.ask({"command": "name"})["reply"]).strip()
         return reply if reply and reply != "?" else Path(self.library).stem
 
-    def move(self, board: Board, seconds: float) -> dict[str, Any]:
+    def move(self, board: Board, seconds: float, new_game: bool = False) -> dict[str, Any]:
+        """The engine's reply to ``board``; ``new_game`` on its first move of a game (the API's ``CB_RESET_MOVES``:
+        an engine that keeps the game's positions for repetitions starts afresh)."""
         color = "black" if board.turn is Color.BLACK else "white"
-        return self.pipe.ask({"board": to_cb(board), "color": color, "time": seconds})
+        info = RESET_MOVES if new_game else 0
+        return self.pipe.ask({"board": to_cb(board), "color": color, "time": seconds, "info": info})
 
     def close(self) -> None:
         try:
@@ -274,7 +282,8 @@ def close_all() -> None:
 
 # -- games ------------------------------------------------------------------------------------------------------------
 
-_DEPTH = re.compile(r"depth\s+(\d+)")
+_DEPTH = re.compile(r"depth:?\s+(\d+)", re.IGNORECASE)
+"""The depth in an engine's status line ("depth 13", "Depth: 16/36")."""
 
 
 @dataclass(frozen=True)
@@ -344,7 +353,7 @@ def play(
                 depths[side].append(depth)
         else:
             try:
-                reply = engine_for(library).move(board, seconds)
+                reply = engine_for(library).move(board, seconds, new_game=not spent[side])
             except Exception as exc:
                 drop_engine(library)
                 termination = f"forfeit: {engine_name} as {side.label}: the engine failed: {type(exc).__name__}: {exc}"

@@ -123,8 +123,10 @@ class FakeEngine(engines.Engine):
 
     def __init__(self, honest: bool) -> None:
         self.honest = honest
+        self.new_games: list[bool] = []
 
-    def move(self, board: Board, seconds: float) -> dict[str, Any]:
+    def move(self, board: Board, seconds: float, new_game: bool = False) -> dict[str, Any]:
+        self.new_games.append(new_game)
         child = board.copy(stack=False)
         if self.honest:
             child.push(board.legal_moves[0])
@@ -145,7 +147,8 @@ def test_a_board_that_is_no_legal_move_forfeits_the_game_for_the_engine(
 
 
 def test_an_honest_engine_plays_a_game_to_its_end_by_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engines._ENGINES, "fake.so", FakeEngine(honest=True))
+    engine = FakeEngine(honest=True)
+    monkeypatch.setitem(engines._ENGINES, "fake.so", engine)
     ballot = Ballot("ACF test", ("11-15", "23-19", "8-11"))
     game = engines.play("easy", "fake.so", "Fake", Color.WHITE, ballot, 0.01, seed=2)
     record = game.record
@@ -154,3 +157,16 @@ def test_an_honest_engine_plays_a_game_to_its_end_by_the_rules(monkeypatch: pyte
     final = record.board()
     assert final.outcome() is not None or len(final.move_stack) >= MAX_PLIES
     assert len(game.engine_seconds) == len(game.engine_depths) == (len(record.moves) - 3) // 2
+    # The engine is told a new game starts on its first move of each game, and only then.
+    assert engine.new_games == [True] + [False] * (len(engine.new_games) - 1)
+    engines.play("easy", "fake.so", "Fake", Color.BLACK, ballot, 0.01, seed=3)
+    assert engine.new_games.count(True) == 2 and engine.new_games[len(game.engine_seconds)] is True
+
+
+@pytest.mark.parametrize(
+    ("status", "depth"),
+    [("depth 13 eval 40", 13), ("Eval: 12  Depth: 16/36 (0/7)  Move: 11-15", 16), ("book move", None)],
+)
+def test_the_depth_is_read_from_the_status_lines_of_engines(status: str, depth: int | None) -> None:
+    found = engines._DEPTH.search(status)
+    assert (int(found.group(1)) if found else None) == depth

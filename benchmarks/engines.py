@@ -10,18 +10,23 @@ vendors or builds one. The peer it was written for is simplech 1.14 by Martin Fi
 ``gcc -O2 -fPIC -shared -o simplech.so simplech.c``. The published file has one bug: in ``checkers()``, a position
 with two or more captures falls into the branch for positions without captures (change its ``else`` to
 ``else if(numberofmoves==0)``); unpatched, it can answer such a position with a plain move, which this benchmark
-reports as an illegal move, a forfeit.
+reports as an illegal move, a forfeit. A stronger peer, at the level of the engines that lead today, is GuiNN
+Checkers 2.06 by Jonathan Kreuzer (a small neural network over a search; CC BY-NC-SA, public source for Windows):
+``benchmarks/guinn/build [OUT]`` fetches it and builds ``OUT/guinn.so`` for Linux, its nets, book and 4-piece
+database beside it.
 
 The level is any name of :func:`ai.api.levels` (or a hidden benchmark level such as ``python-master``), or
 ``LEVEL@REVISION``, a level of an earlier commit run from its own files (``benchmarks/revision_worker.py``). Each
 ballot is played twice with the colours swapped, the level Black in the odd-numbered games. The engine runs in a
 process of its own (it keeps global state and is not thread-safe), loaded with ctypes and spoken to in JSON lines;
 each game process keeps one engine process for all its games. The engine sees the position only (the API has no
-history); :mod:`core` keeps the game: every move the engine returns is identified by matching its board against the
-result of each of ``core``'s legal moves, and a board that matches none (or an engine that fails) loses the game for
-the engine, termination ``forfeit: ...``. Games end by ``core``'s rules (no pieces, no moves, threefold repetition,
-the 40-move rule) or at the arena's ply cap (``ai.arena.MAX_PLIES``), scored a draw. The report is the arena's: W/D/L
-from the level's side, score, and Elo difference with its 95% interval (:func:`ai.arena.elo_estimate`), per time.
+history; its first move of each game comes with ``CB_RESET_MOVES``, so that an engine that remembers the positions
+it has seen, for repetitions, starts afresh); :mod:`core` keeps the game: every move the engine returns is
+identified by matching its board against the result of each of ``core``'s legal moves, and a board that matches none
+(or an engine that fails) loses the game for the engine, termination ``forfeit: ...``. Games end by ``core``'s rules
+(no pieces, no moves, threefold repetition, the 40-move rule) or at the arena's ply cap (``ai.arena.MAX_PLIES``),
+scored a draw. The report is the arena's: W/D/L from the level's side, score, and Elo difference with its 95%
+interval (:func:`ai.arena.elo_estimate`), per time.
 
 Both sides are given the same seconds a move, but they spend them differently: King Me's levels stop on the wall
 clock, while simplech counts its process's CPU time (``clock()``) and starts a deeper iteration whenever it is still

@@ -4,14 +4,14 @@
     python benchmarks/engines.py master --engine /tmp/simplech/simplech.so --games 4 --time 0.05 --pdn games.pdn
     python benchmarks/engines.py master@HEAD~1 --engine /tmp/simplech/simplech.so --games 20 --time 0.1
 
-The engine is a shared library with the CheckerBoard engine API (``getmove``), given by path: King Me never ships,
-vendors or builds one. The peer it was written for is simplech 1.14 by Martin Fierz (2002), whose public source is
+The engine is a shared library with the CheckerBoard engine API (``getmove``), given by path: King Me never ships
+or vendors one. The peer it was written for is simplech 1.14 by Martin Fierz (2002), whose public source is
 ``cliche/simplech.c`` in the GitHub repository hungerburg/capers; build it with
 ``gcc -O2 -fPIC -shared -o simplech.so simplech.c``. The published file has one bug: in ``checkers()``, a position
 with two or more captures falls into the branch for positions without captures (change its ``else`` to
 ``else if(numberofmoves==0)``); unpatched, it can answer such a position with a plain move, which this benchmark
-reports as an illegal move, a forfeit. A stronger peer, at the level of the engines that lead today, is GuiNN
-Checkers 2.06 by Jonathan Kreuzer (a small neural network over a search; CC BY-NC-SA, public source for Windows):
+reports as an illegal move, a forfeit. A stronger peer is GuiNN Checkers 2.06 by Jonathan Kreuzer (a small neural
+network over its search, reported to reach Cake's level; CC BY-NC-SA, public source for Windows):
 ``benchmarks/guinn/build [OUT]`` fetches it and builds ``OUT/guinn.so`` for Linux, its nets, book and 4-piece
 database beside it.
 

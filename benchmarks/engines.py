@@ -26,7 +26,8 @@ identified by matching its board against the result of each of ``core``'s legal 
 (or an engine that fails) loses the game for the engine, termination ``forfeit: ...``. Games end by ``core``'s rules
 (no pieces, no moves, threefold repetition, the 40-move rule) or at the arena's ply cap (``ai.arena.MAX_PLIES``),
 scored a draw. The report is the arena's: W/D/L from the level's side, score, and Elo difference with its 95%
-interval (:func:`ai.arena.elo_estimate`), per time.
+interval (:func:`ai.arena.elo_estimate`), per time; then how the games ended, who crowned the first king and how
+those games went (the race to the king row is where a stronger engine wins), forfeits, and each side's time.
 
 Both sides are given the same seconds a move, but they spend them differently: King Me's levels stop on the wall
 clock, while simplech counts its process's CPU time (``clock()``) and starts a deeper iteration whenever it is still
@@ -432,6 +433,34 @@ def mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def first_king(record: GameRecord) -> Color | None:
+    """The side that crowned the game's first king (after its opening), or None when no man was crowned."""
+    board = Board(record.initial_fen, record.variant)
+    for text in record.moves:
+        mover = board.turn
+        before = (board.pieces(mover) & board.kings).bit_count()
+        board.push_text(text)
+        if (board.pieces(mover) & board.kings).bit_count() > before:  # a side gains a king only by crowning
+            return mover
+    return None
+
+
+def crowning(result: MatchResult) -> str:
+    """Who crowned first and how those games ended, from A's side: "A first 27 (+3 =16 -8), B first 53 (...)"."""
+    groups: dict[str, list[MatchGame]] = {result.a: [], result.b: [], "": []}
+    for game in result.games:
+        first = first_king(game.record)
+        groups["" if first is None else result.a if first is game.a_color else result.b].append(game)
+    parts = []
+    for label, games in groups.items():
+        if not games and not label:
+            continue
+        wins, losses = sum(g.a_score == 1.0 for g in games), sum(g.a_score == 0.0 for g in games)
+        what = f"{label} first" if label else "no king"
+        parts.append(f"{what} {len(games)} (+{wins} ={len(games) - wins - losses} -{losses})")
+    return ", ".join(parts)
+
+
 def report(result: MatchResult, played: Sequence[Played]) -> None:
     n = len(result.games)
     print(f"W/D/L: {result.wins}/{result.draws}/{result.losses} ({result.a} against {result.b})")
@@ -439,6 +468,7 @@ def report(result: MatchResult, played: Sequence[Played]) -> None:
     print(f"Elo difference: {result.elo().describe()}")
     ends = ", ".join(f"{why} {count}" for why, count in result.terminations().most_common())
     print(f"Endings: {ends}")
+    print(f"First king: {crowning(result)} (scores from {result.a}'s side)")
     forfeits = [g for g in result.games if g.record.termination.startswith("forfeit")]
     if forfeits:
         print(f"FORFEITS: {len(forfeits)}")

@@ -170,3 +170,26 @@ def test_an_honest_engine_plays_a_game_to_its_end_by_the_rules(monkeypatch: pyte
 def test_the_depth_is_read_from_the_status_lines_of_engines(status: str, depth: int | None) -> None:
     found = engines._DEPTH.search(status)
     assert (int(found.group(1)) if found else None) == depth
+
+
+def test_the_report_says_who_crowned_first_and_how_those_games_ended() -> None:
+    from ai.arena import GameRecord, MatchGame, MatchResult
+
+    def record(moves: tuple[str, ...], result: str) -> GameRecord:
+        fen = "W:W6,20:B25"  # White to move: 6-2 crowns at once; after 20-16, Black's 25-29 crowns
+        return GameRecord("master", "Engine", "american", fen, moves, result, "test")
+
+    white_first = record(("6-2", "25-29"), "0-1")
+    black_first = record(("20-16", "25-29", "6-2"), "1/2-1/2")
+    nobody = record(("20-16",), "1-0")
+    assert engines.first_king(white_first) is Color.WHITE
+    assert engines.first_king(black_first) is Color.BLACK
+    assert engines.first_king(nobody) is None
+    games = (
+        MatchGame(1, Color.BLACK, white_first),  # master Black: the engine crowned first, and won
+        MatchGame(2, Color.WHITE, white_first),  # master White: master crowned first, and won
+        MatchGame(3, Color.BLACK, black_first),  # master crowned first, a draw
+        MatchGame(4, Color.BLACK, nobody),  # no king, master won
+    )
+    summary = engines.crowning(MatchResult("master", "Engine", "american", games))
+    assert summary == "master first 2 (+1 =1 -0), Engine first 1 (+0 =0 -1), no king 1 (+1 =0 -0)"

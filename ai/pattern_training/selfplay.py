@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,9 @@ import numpy.typing as npt
 from ai.ballots import openings
 from ai.player import Limits
 from core import AMERICAN, Board, Color
+
+if TYPE_CHECKING:
+    from ai.kernel import KernelPlayer
 
 MAX_PLIES = 200
 """A game still going after this many plies is scored a draw."""
@@ -72,10 +76,21 @@ class Positions:
 SCORE_CLIP = 3000
 
 
+def _labeller() -> KernelPlayer:
+    """The search that plays the games and scores their positions (and :func:`relabel`'s, at its own budget)."""
+    from ai.kernel import KernelPlayer
+
+    return KernelPlayer(table_entries=1 << 16, endgames=True)
+
+
+def _label(score: float) -> int:
+    """A search's score as a label: hundredths of a man, mate and database scores clipped."""
+    return max(-SCORE_CLIP, min(SCORE_CLIP, int(score)))
+
+
 def play(seed: int, nodes: int) -> Positions:
     """One self-play game's positions."""
     from ai import egdb
-    from ai.kernel import KernelPlayer
     from ai.kernel.egdb import DRAW, UNKNOWN, WIN, probe
     from ai.kernel.engine import forget
 
@@ -92,7 +107,7 @@ def play(seed: int, nodes: int) -> Positions:
         board.push(rng.choice(board.legal_moves))
     db = egdb.loaded()
     covered = int(db[0]) if db is not None else 0
-    player = KernelPlayer(table_entries=1 << 16, endgames=True)
+    player = _labeller()
     rows: list[tuple[int, int, int, bool, int]] = []
     black_result = 0.5
     plies = 0
@@ -114,8 +129,7 @@ def play(seed: int, nodes: int) -> Positions:
         result = player.choose(board, Limits(time=10.0, nodes=budget), rng)
         capture = any(m.captures for m in legal)
         if not capture and len(legal) > 1:
-            score = max(-SCORE_CLIP, min(SCORE_CLIP, int(result.score)))
-            rows.append((board.black, board.white, board.kings, black, score))
+            rows.append((board.black, board.white, board.kings, black, _label(result.score)))
         board.push(board.parse_move(result.move))
         plies += 1
     out = Positions()
@@ -170,19 +184,17 @@ def fen_of(black: int, white: int, kings: int, black_moves: bool) -> str:
 
 
 def _relabel(args: tuple[list[int], list[int], list[int], list[bool], int]) -> list[int]:
-    from ai.kernel import KernelPlayer
     from ai.kernel.engine import forget
 
     black, white, kings, black_moves, nodes = args
     forget()
-    player = KernelPlayer(table_entries=1 << 16, endgames=True)
+    player = _labeller()
     rng = random.Random(0)
     board = Board(None, AMERICAN)
     scores = []
     for b, w, k, bm in zip(black, white, kings, black_moves, strict=True):
         board.set_fen(fen_of(b, w, k, bm))
-        result = player.choose(board, Limits(time=60.0, nodes=nodes), rng)
-        scores.append(max(-SCORE_CLIP, min(SCORE_CLIP, int(result.score))))
+        scores.append(_label(player.choose(board, Limits(time=60.0, nodes=nodes), rng).score))
     return scores
 
 

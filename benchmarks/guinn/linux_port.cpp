@@ -38,21 +38,21 @@ int guinn_getmove(int board[8][8], int color, double maxtime, char str[1024], in
 
 extern "C" int getmove(int board[8][8], int color, double maxtime, char str[1024], int* playnow, int info, int moreinfo, struct CBmove* move)
 {
-	static bool moved = false;
-	if (!moved) {
+	static bool started = false;
+	const bool first = !started;
+	if (first) {
 		// The nets, the book and the database are read from the working directory: the library's own.
 		Dl_info where;
 		if (dladdr((void*)&getmove, &where) && where.dli_fname) {
 			std::string path(where.dli_fname);
 			if (chdir(dirname(&path[0])) != 0) {}
 		}
-		moved = true;
+		started = true;
 	}
-	static bool databases = false;
 	int result = guinn_getmove(board, color, maxtime, str, playnow, info, moreinfo, move);
-	if (!databases) {
+	if (first) {
+		// The engine initialises itself on its first move, without a database under CheckerBoard: load its own.
 		InitializeGuiDatabases(engine.dbInfo);
-		databases = true;
 	}
 	return result;
 }

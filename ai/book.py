@@ -9,15 +9,22 @@ position along the main line the search found from it (its principal variation, 
 
 :meth:`Book.choose` is how ``master`` plays from it (:class:`WithBook`): among the moves within :data:`MARGIN` of the
 best, one at random with a weight that grows with its score. Scores are in hundredths of a man for the side to move.
+
+:func:`extend` (``kingme book lines``) adds what the deck openings lead to, searched with ``master``'s own evaluation
+and databases: every reply to each deck opening is searched, and from the book's own move and the best replies
+(within :data:`REPLY_MARGIN` of the best, at most :data:`MAX_REPLIES`) a line is played out to :data:`LINE_PLIES`
+plies from the start, both sides moving by the search, each position of it kept with the searched move.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import multiprocessing
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +41,18 @@ MAIN_LINE = 6
 SEARCH_TIME = 3.0
 """Seconds the build searches each position."""
 BUILD_TABLE = 1 << 21
+DECK_PLIES = 3
+"""The plies of every ACF deck opening."""
+LINE_TIME = 1.0
+"""Seconds :func:`extend` searches each position of a line (each reply to a deck opening: half of it)."""
+LINE_PLIES = 20
+"""How far from the start :func:`extend`'s lines go, in plies."""
+REPLY_MARGIN = 20
+"""How far below the best reply to a deck opening a reply may score and still start a line of its own."""
+MAX_REPLIES = 2
+"""The most replies to a deck opening that start lines (the book's own move starts one besides)."""
+WIN_NOW = 10_000
+"""The score of a move that leaves the opponent without a move."""
 
 
 @dataclass(frozen=True)
@@ -198,3 +217,99 @@ def _keep_main_line(board: Board, pv: tuple[str, ...], score: int, book: dict[st
         if ply:
             book.setdefault(line.fen(), (BookMove(move, score if ply % 2 == 0 else -score),))
         line.push_text(move)
+
+
+Line = tuple[str, tuple[str, ...]]
+"""A line's start: a deck opening's position and the moves from it (the first of them the reply the line follows)."""
+Entry = tuple[str, str, int]
+"""A searched position of a line: its FEN, the move the search chose and its score for the side to move."""
+
+
+def _line_player() -> Player:
+    from ai.kernel import KernelPlayer
+
+    return KernelPlayer(table_entries=BUILD_TABLE, endgames=True, network=True)
+
+
+def _score_replies(task: tuple[str, float]) -> list[tuple[str, int]]:
+    """Every legal move of a position with its score for the side that moves (the search of the position after it),
+    best first."""
+    fen, seconds = task
+    player, board = _line_player(), Board(fen)
+    rows: list[tuple[str, int]] = []
+    for move in board.legal_moves:
+        child = board.copy(stack=False)
+        child.push(move)
+        if child.legal_moves:
+            score = -int(player.choose(child, Limits(time=seconds), random.Random(0)).score)
+        else:
+            score = WIN_NOW
+        rows.append((move.text(), score))
+    return sorted(rows, key=lambda row: -row[1])
+
+
+def _play_line(task: tuple[Line, float, int]) -> list[Entry]:
+    """Play a line out to ``plies`` plies from the start, both sides by the search: its searched positions (a forced
+    move is played, not kept)."""
+    (fen, moves), seconds, plies = task
+    player, board = _line_player(), Board(fen)
+    for text in moves:
+        board.push_text(text)
+    entries: list[Entry] = []
+    rng = random.Random(0)
+    ply = DECK_PLIES + len(moves)
+    while ply < plies and board.outcome() is None:
+        legal = board.legal_moves
+        if len(legal) == 1:
+            board.push(legal[0])
+        else:
+            result = player.choose(board.copy(), Limits(time=seconds), rng)
+            entries.append((board.fen(), result.move, int(result.score)))
+            board.push_text(result.move)
+        ply += 1
+    return entries
+
+
+def extend(
+    book: Book,
+    seconds: float = LINE_TIME,
+    plies: int = LINE_PLIES,
+    *,
+    jobs: int = 1,
+    openings: Sequence[Board] | None = None,
+    report: Callable[[str], None] | None = None,
+) -> Book:
+    """``book`` with the lines of every deck opening (or of ``openings``, positions after three plies) added (see the
+    module's docstring). The positions of the first three plies keep their entries; a line's position replaces any
+    other (the first line to reach a position decides it)."""
+    boards = [ballot.board() for ballot in acf_deck()] if openings is None else list(openings)
+    unique = list(dict.fromkeys(board.fen() for board in boards))
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=multiprocessing.get_context("spawn")) as pool:
+        scored = list(pool.map(_score_replies, [(fen, seconds / 2) for fen in unique]))
+        if report is not None:
+            report(f"the replies to {len(unique)} deck openings searched ({time.perf_counter() - started:.0f} s)")
+        lines = [line for fen, rows in zip(unique, scored, strict=True) for line in _lines_of(book, fen, rows)]
+        entries: list[Entry] = []
+        for done, found in enumerate(pool.map(_play_line, [(line, seconds, plies) for line in lines]), start=1):
+            entries.extend(found)
+            if report is not None and (done % 20 == 0 or done == len(lines)):
+                report(f"{done}/{len(lines)} lines played ({time.perf_counter() - started:.0f} s)")
+    positions = dict(book.positions)
+    first = {board.fen() for layer in opening_positions() for board in layer}
+    seen: set[str] = set()
+    for fen, move, score in entries:
+        if fen not in first and fen not in seen:
+            seen.add(fen)
+            positions[fen] = (BookMove(move, score),)
+    return Book(positions, book.seconds)
+
+
+def _lines_of(book: Book, fen: str, rows: Sequence[tuple[str, int]]) -> list[Line]:
+    """The lines a deck opening starts: the book's own move, and the best replies within :data:`REPLY_MARGIN`."""
+    if not rows:
+        return []
+    best = rows[0][1]
+    starts = [move for move, score in rows[:MAX_REPLIES] if score >= best - REPLY_MARGIN]
+    own = [m.move for m in book.playable(Board(fen))]
+    return [(fen, (move,)) for move in dict.fromkeys(own + starts)]

@@ -40,6 +40,15 @@ def register(commands: Commands) -> None:
     build.set_defaults(handler=_book_build)
     build.add_argument("--time", type=float, help="seconds a position (default 3)")
     build.add_argument("--out", type=Path, help="the file to write (default: the book shipped in the package)")
+    lines = actions.add_parser(
+        "lines", help="add to the opening book the lines the deck's openings lead to, searched by master"
+    )
+    lines.set_defaults(handler=_book_lines)
+    lines.add_argument("--time", type=float, help="seconds a position (default 1; a reply to a deck opening: half)")
+    lines.add_argument("--plies", type=int, help="how far from the start the lines go (default 20)")
+    lines.add_argument("--jobs", type=int, default=2, help="processes searching at once (default 2)")
+    lines.add_argument("--book", type=Path, help="the book to add to (default: the book shipped in the package)")
+    lines.add_argument("--out", type=Path, help="the file to write (default: the book shipped in the package)")
 
 
 def _use_settings() -> Path:
@@ -144,5 +153,39 @@ def _book_build(args: argparse.Namespace) -> int:
     print(
         f"{len(built.positions)} positions in {time.perf_counter() - started:.0f} s "
         f"({seconds:g} s a search), written to {path} ({path.stat().st_size / 1e3:.0f} kB)"
+    )
+    return 0
+
+
+def _book_lines(args: argparse.Namespace) -> int:
+    """add the deck openings' lines to the opening book (kingme book lines)"""
+    from ai import book
+
+    seconds = book.LINE_TIME if args.time is None else args.time
+    plies = book.LINE_PLIES if args.plies is None else args.plies
+    if not seconds > 0:
+        raise CommandError("--time must be a number of seconds above 0")
+    if not book.DECK_PLIES < plies <= 60:
+        raise CommandError(f"--plies must be a number of plies from {book.DECK_PLIES + 1} to 60")
+    if not 1 <= args.jobs <= 64:
+        raise CommandError("--jobs must be from 1 to 64")
+    source = args.book if args.book is not None else book.BOOK_FILE
+    try:
+        start = book.Book.from_json(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CommandError(f"cannot read {source}: {exc.strerror}") from None
+    except (ValueError, KeyError, TypeError):
+        raise CommandError(f"{source} is not a King Me opening book") from None
+    path = args.out if args.out is not None else book.BOOK_FILE
+    started = time.perf_counter()
+    built = book.extend(start, seconds, plies, jobs=args.jobs, report=_report)
+    try:
+        path.write_text(built.to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror}") from None
+    print(
+        f"{len(built.positions)} positions ({len(built.positions) - len(start.positions):+d}) in "
+        f"{time.perf_counter() - started:.0f} s ({seconds:g} s a search), written to {path} "
+        f"({path.stat().st_size / 1e3:.0f} kB)"
     )
     return 0

@@ -73,3 +73,54 @@ def test_opening_theory_is_the_book_s_playable_moves_and_the_deck_s_next_moves()
     assert {m.text() for m in deep.legal_moves} - deep_theory  # and not every legal move is theory
     same_position = Board(after.fen())  # no history from the start: the deck cannot be followed
     assert book.opening_theory(same_position) == playable
+
+
+def test_a_deck_opening_starts_lines_from_the_book_s_move_and_the_best_replies_within_the_margin() -> None:
+    opening = acf_deck()[0].board()
+    own = book.shipped().playable(opening)[0].move
+    others = [m.text() for m in opening.legal_moves if m.text() != own]
+    close = [(others[0], 30), (others[1], 30 - book.REPLY_MARGIN), (own, 0)]
+    assert book._lines_of(book.shipped(), opening.fen(), close) == [
+        (opening.fen(), (own,)),
+        (opening.fen(), (others[0],)),
+        (opening.fen(), (others[1],)),
+    ]
+    far = [(others[0], 30), (others[1], 29 - book.REPLY_MARGIN), (own, 0)]
+    assert [moves for _, moves in book._lines_of(book.shipped(), opening.fen(), far)] == [(own,), (others[0],)]
+    assert book._lines_of(book.shipped(), opening.fen(), []) == []
+
+
+def test_extend_plays_lines_out_from_a_deck_opening_and_keeps_each_searched_position() -> None:
+    opening = acf_deck()[0].board()
+    start = book.shipped()
+    plies = 9
+    grown = book.extend(start, 0.02, plies, jobs=2, openings=[opening])
+    first = {board.fen() for layer in book.opening_positions() for board in layer}
+    assert {fen: grown.positions[fen] for fen in first if fen in grown.positions} == {
+        fen: start.positions[fen] for fen in first if fen in start.positions
+    }
+    changed = {fen for fen, moves in grown.positions.items() if start.positions.get(fen) != moves}
+    assert changed
+    reached: set[str] = set()
+    followed = []
+    for move in opening.legal_moves:  # every line starts with a reply to the opening and follows the book
+        board = opening.copy(stack=False)
+        board.push(move)
+        ply, on_line = book.DECK_PLIES + 1, []
+        while ply < plies and board.legal_moves:
+            entries = grown.moves(board)
+            if entries:
+                assert len(entries) == 1 and entries[0].move in {m.text() for m in board.legal_moves}
+                on_line.append(board.fen())
+                board.push_text(entries[0].move)
+            elif len(board.legal_moves) == 1:  # a forced move is played, not kept
+                board.push(board.legal_moves[0])
+            else:
+                break
+            ply += 1
+        if on_line:
+            followed.append(move.text())
+        reached.update(on_line)
+    assert changed <= reached  # nothing added off the lines, nor beyond their plies
+    own = start.playable(opening)[0].move
+    assert own in followed and 1 <= len(followed) <= book.MAX_REPLIES + 1

@@ -13,7 +13,7 @@ from bot.cli._command import CommandError, Commands, Parser, load_settings
 from bot.cli.engine import add_position_argument, board_from_args
 
 if TYPE_CHECKING:
-    from ai import egdb
+    from ai import book, egdb
 
 
 def register(commands: Commands) -> None:
@@ -143,16 +143,23 @@ def _book_build(args: argparse.Namespace) -> int:
     seconds = book.SEARCH_TIME if args.time is None else args.time
     if not seconds > 0:
         raise CommandError("--time must be a number of seconds above 0")
-    path = args.out if args.out is not None else book.BOOK_FILE
     started = time.perf_counter()
     built = book.build(seconds, report=_report)
+    return _write_book(built, args.out, f"{len(built.positions)} positions", started, seconds)
+
+
+def _write_book(built: book.Book, out: Path | None, what: str, started: float, seconds: float) -> int:
+    """Write a built book to ``out`` (default: the book shipped in the package) and say what was written."""
+    from ai import book
+
+    path = out if out is not None else book.BOOK_FILE
     try:
         path.write_text(built.to_json(), encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror}") from None
     print(
-        f"{len(built.positions)} positions in {time.perf_counter() - started:.0f} s "
-        f"({seconds:g} s a search), written to {path} ({path.stat().st_size / 1e3:.0f} kB)"
+        f"{what} in {time.perf_counter() - started:.0f} s ({seconds:g} s a search), written to {path} "
+        f"({path.stat().st_size / 1e3:.0f} kB)"
     )
     return 0
 
@@ -176,16 +183,7 @@ def _book_lines(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot read {source}: {exc.strerror}") from None
     except (ValueError, KeyError, TypeError):
         raise CommandError(f"{source} is not a King Me opening book") from None
-    path = args.out if args.out is not None else book.BOOK_FILE
     started = time.perf_counter()
     built = book.extend(start, seconds, plies, jobs=args.jobs, report=_report)
-    try:
-        path.write_text(built.to_json(), encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"cannot write {path}: {exc.strerror}") from None
-    print(
-        f"{len(built.positions)} positions ({len(built.positions) - len(start.positions):+d}) in "
-        f"{time.perf_counter() - started:.0f} s ({seconds:g} s a search), written to {path} "
-        f"({path.stat().st_size / 1e3:.0f} kB)"
-    )
-    return 0
+    added = len(built.positions) - len(start.positions)
+    return _write_book(built, args.out, f"{len(built.positions)} positions ({added:+d})", started, seconds)

@@ -27,7 +27,8 @@ identified by matching its board against the result of each of ``core``'s legal 
 (no pieces, no moves, threefold repetition, the 40-move rule) or at the arena's ply cap (``ai.arena.MAX_PLIES``),
 scored a draw. The report is the arena's: W/D/L from the level's side, score, and Elo difference with its 95%
 interval (:func:`ai.arena.elo_estimate`), per time; then how the games ended, who crowned the first king and how
-those games went (the race to the king row is where a stronger engine wins), forfeits, and each side's time.
+those games went, forfeits, and each side's time. Where a lost game began to go wrong is for
+``benchmarks/judge.py``, the engine scoring its positions.
 
 Both sides are given the same seconds a move, but they spend them differently: King Me's levels stop on the wall
 clock, while simplech counts its process's CPU time (``clock()``) and starts a deeper iteration whenever it is still

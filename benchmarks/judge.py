@@ -6,7 +6,7 @@
 Black or White tag), the engine evaluates each position of the first ``--plies`` plies, ``--time`` seconds each,
 from its status line ("Eval: N", in the engine's own units, for Black when positive, as GuiNN Checkers writes it).
 For each game the report gives the first ply at which the judge scores the level's side at or below each of
-:data:`THRESHOLDS`, and the master's moves that cost the most by the judge; then the median of those plies over the
+:data:`THRESHOLDS`, and the level's moves that cost the most by the judge; then the median of those plies over the
 games. An engine in its opening book reports 0, so the first plies of a line it knows say nothing.
 
 This is how issue 25 found that ``master``'s losses to GuiNN are decided early: the judge called them −100 or worse

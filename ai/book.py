@@ -14,6 +14,13 @@ best, one at random with a weight that grows with its score. Scores are in hundr
 and databases: every reply to each deck opening is searched, and from the book's own move and the best replies
 (within :data:`REPLY_MARGIN` of the best, at most :data:`MAX_REPLIES`) a line is played out to :data:`LINE_PLIES`
 plies from the start, both sides moving by the search, each position of it kept with the searched move.
+
+:func:`widen` (``kingme book widen``) adds the opponent's second choices along the lines the book already holds: each
+position of the book between plies :data:`BRANCH_FROM` and :data:`BRANCH_TO` that the deck openings lead to (by the
+book's moves, or by any move to a position the book holds) is searched again without its book move, and where the
+best other move scores within :data:`REPLY_MARGIN` of the book's and leads out of the book, a line is played from it
+as :func:`extend` plays its lines, until it reaches :data:`BRANCH_PLIES` or a position the book already holds. Run
+again, it widens the lines it added.
 """
 
 from __future__ import annotations
@@ -51,6 +58,11 @@ REPLY_MARGIN = 20
 """How far below the best reply to a deck opening a reply may score and still start a line of its own."""
 MAX_REPLIES = 2
 """The most replies to a deck opening that start lines (the book's own move starts one besides)."""
+BRANCH_FROM = 4
+BRANCH_TO = 8
+"""The plies of the positions :func:`widen` branches from (the moves it adds are those of plies 5 to 9)."""
+BRANCH_PLIES = 16
+"""How far from the start :func:`widen`'s lines go, in plies."""
 WIN_NOW = 10_000
 """The score of a move that leaves the opponent without a move."""
 
@@ -248,17 +260,26 @@ def _score_replies(task: tuple[str, float]) -> list[tuple[str, int]]:
     return sorted(rows, key=lambda row: -row[1])
 
 
-def _play_line(task: tuple[Line, float, int]) -> list[Entry]:
-    """Play a line out to ``plies`` plies from the start, both sides by the search: its searched positions (a forced
-    move is played, not kept)."""
-    (fen, moves), seconds, plies = task
+_KNOWN: frozenset[str] = frozenset()
+"""In a process playing lines: the positions where a line stops (the book's, for :func:`widen`)."""
+
+
+def _know(known: frozenset[str]) -> None:
+    global _KNOWN
+    _KNOWN = known
+
+
+def _play_line(task: tuple[Line, float, int, int]) -> list[Entry]:
+    """Play a line out to ``plies`` plies from the start (its position is ``ply`` plies from it), both sides by the
+    search, stopping at a position in :data:`_KNOWN`: its searched positions (a forced move is played, not kept)."""
+    (fen, moves), seconds, plies, ply = task
     player, board = _line_player(), Board(fen)
     for text in moves:
         board.push_text(text)
     entries: list[Entry] = []
     rng = random.Random(0)
-    ply = DECK_PLIES + len(moves)
-    while ply < plies and board.outcome() is None:
+    ply += len(moves)
+    while ply < plies and board.outcome() is None and board.fen() not in _KNOWN:
         legal = board.legal_moves
         if len(legal) == 1:
             board.push(legal[0])
@@ -291,7 +312,8 @@ def extend(
             report(f"the replies to {len(unique)} deck openings searched ({time.perf_counter() - started:.0f} s)")
         lines = [line for fen, rows in zip(unique, scored, strict=True) for line in _lines_of(book, fen, rows)]
         entries: list[Entry] = []
-        for done, found in enumerate(pool.map(_play_line, [(line, seconds, plies) for line in lines]), start=1):
+        tasks = [(line, seconds, plies, DECK_PLIES) for line in lines]
+        for done, found in enumerate(pool.map(_play_line, tasks), start=1):
             entries.extend(found)
             if report is not None and (done % 20 == 0 or done == len(lines)):
                 report(f"{done}/{len(lines)} lines played ({time.perf_counter() - started:.0f} s)")
@@ -313,3 +335,85 @@ def _lines_of(book: Book, fen: str, rows: Sequence[tuple[str, int]]) -> list[Lin
     starts = [move for move, score in rows[:MAX_REPLIES] if score >= best - REPLY_MARGIN]
     own = [m.move for m in book.playable(Board(fen))]
     return [(fen, (move,)) for move in dict.fromkeys(own + starts)]
+
+
+def _walk(book: Book, openings: Sequence[Board]) -> dict[str, int]:
+    """The positions of ``book`` the ``openings`` (after :data:`DECK_PLIES` plies) lead to, by any moves to positions
+    the book holds (a forced move on the way is played), each with its ply."""
+    plies: dict[str, int] = {}
+    stack = [(board, DECK_PLIES) for board in openings]
+    while stack:
+        board, ply = stack.pop()
+        if board.fen() in plies:
+            continue
+        plies[board.fen()] = ply
+        for move in board.legal_moves:
+            child, after = board.copy(stack=False), ply + 1
+            child.push(move)
+            while len(child.legal_moves) == 1 and child.fen() not in book.positions:
+                child.push(child.legal_moves[0])
+                after += 1
+            if child.fen() in book.positions:
+                stack.append((child, after))
+    return plies
+
+
+def _second_choice(task: tuple[str, str, float]) -> tuple[str, int] | None:
+    """The best move of a position but ``move`` and its score for the side to move (None if there is no other)."""
+    fen, move, seconds = task
+    board = Board(fen)
+    others = [m.text() for m in board.legal_moves if m.text() != move]
+    if not others:
+        return None
+    from ai.kernel import engine
+
+    result = engine.search(
+        board, Limits(time=seconds), random.Random(0), table_entries=BUILD_TABLE, endgames=True, network=True,
+        moves=others,
+    )  # fmt: skip
+    return result.move, int(result.score)
+
+
+def widen(
+    book: Book,
+    seconds: float = LINE_TIME,
+    plies: int = BRANCH_PLIES,
+    *,
+    first: int = BRANCH_FROM,
+    last: int = BRANCH_TO,
+    jobs: int = 1,
+    openings: Sequence[Board] | None = None,
+    report: Callable[[str], None] | None = None,
+) -> Book:
+    """``book`` with the lines of the second choices from its positions of plies ``first`` to ``last`` that the deck
+    openings (or ``openings``) lead to (see the module's docstring); the book's positions keep their entries."""
+    boards = [ballot.board() for ballot in acf_deck()] if openings is None else list(openings)
+    reached = _walk(book, boards)
+    branching = sorted((ply, fen) for fen, ply in reached.items() if first <= ply <= last and book.positions.get(fen))
+    started = time.perf_counter()
+    context = multiprocessing.get_context("spawn")
+    known = frozenset(book.positions)
+    with ProcessPoolExecutor(
+        max_workers=max(1, jobs), mp_context=context, initializer=_know, initargs=(known,)
+    ) as pool:
+        tasks = [(fen, book.positions[fen][0].move, seconds / 2) for _, fen in branching]
+        found = list(pool.map(_second_choice, tasks))
+        if report is not None:
+            report(f"{len(tasks)} positions searched for a second choice ({time.perf_counter() - started:.0f} s)")
+        lines: list[tuple[Line, float, int, int]] = []
+        for (ply, fen), second in zip(branching, found, strict=True):
+            if second is None or second[1] < book.positions[fen][0].score - REPLY_MARGIN:
+                continue
+            child = Board(fen)
+            child.push_text(second[0])
+            if child.fen() not in known:
+                lines.append(((fen, (second[0],)), seconds, plies, ply))
+        entries: list[Entry] = []
+        for done, played in enumerate(pool.map(_play_line, lines), start=1):
+            entries.extend(played)
+            if report is not None and (done % 20 == 0 or done == len(lines)):
+                report(f"{done}/{len(lines)} lines played ({time.perf_counter() - started:.0f} s)")
+    positions = dict(book.positions)
+    for fen, move, score in entries:
+        positions.setdefault(fen, (BookMove(move, score),))
+    return Book(positions, book.seconds)

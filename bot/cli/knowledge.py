@@ -49,6 +49,17 @@ def register(commands: Commands) -> None:
     lines.add_argument("--jobs", type=int, default=2, help="processes searching at once (default 2)")
     lines.add_argument("--book", type=Path, help="the book to add to (default: the book shipped in the package)")
     lines.add_argument("--out", type=Path, help="the file to write (default: the book shipped in the package)")
+    widen = actions.add_parser(
+        "widen", help="add to the opening book the lines of the second choices along the lines it holds"
+    )
+    widen.set_defaults(handler=_book_widen)
+    widen.add_argument("--time", type=float, help="seconds a position (default 1; a second choice: half)")
+    widen.add_argument("--plies", type=int, help="how far from the start the lines go (default 16)")
+    widen.add_argument("--from", dest="first", type=int, help="the first ply branched from (default 4)")
+    widen.add_argument("--to", dest="last", type=int, help="the last ply branched from (default 8)")
+    widen.add_argument("--jobs", type=int, default=2, help="processes searching at once (default 2)")
+    widen.add_argument("--book", type=Path, help="the book to widen (default: the book shipped in the package)")
+    widen.add_argument("--out", type=Path, help="the file to write (default: the book shipped in the package)")
 
 
 def _use_settings() -> Path:
@@ -168,8 +179,34 @@ def _book_lines(args: argparse.Namespace) -> int:
     """add the deck openings' lines to the opening book (kingme book lines)"""
     from ai import book
 
+    seconds, plies, start = _line_settings(args, book.LINE_PLIES)
+    started = time.perf_counter()
+    built = book.extend(start, seconds, plies, jobs=args.jobs, report=_report)
+    added = len(built.positions) - len(start.positions)
+    return _write_book(built, args.out, f"{len(built.positions)} positions ({added:+d})", started, seconds)
+
+
+def _book_widen(args: argparse.Namespace) -> int:
+    """add the second choices' lines to the opening book (kingme book widen)"""
+    from ai import book
+
+    first = book.BRANCH_FROM if args.first is None else args.first
+    last = book.BRANCH_TO if args.last is None else args.last
+    if not book.DECK_PLIES < first <= last < 60:
+        raise CommandError(f"--from and --to must be plies from {book.DECK_PLIES + 1} to 59, --from first")
+    seconds, plies, start = _line_settings(args, book.BRANCH_PLIES)
+    started = time.perf_counter()
+    built = book.widen(start, seconds, plies, first=first, last=last, jobs=args.jobs, report=_report)
+    added = len(built.positions) - len(start.positions)
+    return _write_book(built, args.out, f"{len(built.positions)} positions ({added:+d})", started, seconds)
+
+
+def _line_settings(args: argparse.Namespace, default_plies: int) -> tuple[float, int, book.Book]:
+    """The settings ``kingme book lines`` and ``widen`` share, checked: seconds, plies and the book to add to."""
+    from ai import book
+
     seconds = book.LINE_TIME if args.time is None else args.time
-    plies = book.LINE_PLIES if args.plies is None else args.plies
+    plies = default_plies if args.plies is None else args.plies
     if not seconds > 0:
         raise CommandError("--time must be a number of seconds above 0")
     if not book.DECK_PLIES < plies <= 60:
@@ -183,7 +220,4 @@ def _book_lines(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot read {source}: {exc.strerror}") from None
     except (ValueError, KeyError, TypeError):
         raise CommandError(f"{source} is not a King Me opening book") from None
-    started = time.perf_counter()
-    built = book.extend(start, seconds, plies, jobs=args.jobs, report=_report)
-    added = len(built.positions) - len(start.positions)
-    return _write_book(built, args.out, f"{len(built.positions)} positions ({added:+d})", started, seconds)
+    return seconds, plies, start

@@ -124,3 +124,71 @@ def test_extend_plays_lines_out_from_a_deck_opening_and_keeps_each_searched_posi
     assert changed <= reached  # nothing added off the lines, nor beyond their plies
     own = start.playable(opening)[0].move
     assert own in followed and 1 <= len(followed) <= book.MAX_REPLIES + 1
+
+
+def test_the_walk_reaches_the_book_s_positions_from_an_opening_ply_by_ply() -> None:
+    opening = acf_deck()[0].board()
+    start = book.shipped()
+    reached = book._walk(start, [opening])
+    assert reached[opening.fen()] == book.DECK_PLIES
+    assert len(reached) > 10 and all(fen in start.positions for fen in reached)
+    children: dict[str, set[str]] = {}
+    for fen in reached:  # the positions one move on, past forced moves
+        board = Board(fen)
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            while len(child.legal_moves) == 1 and child.fen() not in start.positions:
+                child.push(child.legal_moves[0])
+            children.setdefault(child.fen(), set()).add(fen)
+    for fen, ply in reached.items():
+        if fen != opening.fen():
+            assert any(reached[parent] < ply for parent in children[fen])
+
+
+def test_a_line_stops_at_a_position_it_is_told_is_known() -> None:
+    opening = acf_deck()[0].board()
+    line = (opening.fen(), (opening.legal_moves[0].text(),))
+    played = book._play_line((line, 0.02, 12, book.DECK_PLIES))
+    assert len(played) >= 3
+    book._know(frozenset({played[0][0]}))  # its first searched position (the moves before it are forced, or none)
+    try:
+        stopped = book._play_line((line, 0.02, 12, book.DECK_PLIES))
+    finally:
+        book._know(frozenset())
+    assert stopped == []
+
+
+def test_widen_adds_lines_from_second_choices_and_keeps_every_entry_of_the_book() -> None:
+    opening = acf_deck()[0].board()
+    start = book.shipped()
+    first, last, plies = 4, 6, 10
+    grown = book.widen(start, 0.05, plies, first=first, last=last, jobs=2, openings=[opening])
+    assert all(grown.positions[fen] == moves for fen, moves in start.positions.items())
+    added = set(grown.positions) - set(start.positions)
+    assert added
+    reached = book._walk(grown, [opening])
+    assert added <= set(reached)  # every new position hangs from the book's lines
+    assert all(first + 1 <= reached[fen] < plies for fen in added)
+    for fen in added:
+        board = Board(fen)
+        assert len(grown.positions[fen]) == 1 and grown.positions[fen][0].move in {m.text() for m in board.legal_moves}
+    old = book._walk(start, [opening])
+    branched = {fen for fen, ply in old.items() if first <= ply <= last}
+    nearest = min(reached[fen] for fen in added)
+    for fen in (f for f in added if reached[f] == nearest):  # a line starts from a move that is not the book's
+        assert any(
+            _onward(parent, move.text(), grown) == fen
+            for parent in branched
+            for move in Board(parent).legal_moves
+            if move.text() != start.positions[parent][0].move
+        )
+
+
+def _onward(fen: str, move: str, known: Book) -> str:
+    """The position after ``move`` and the forced moves that follow it outside ``known``."""
+    board = Board(fen)
+    board.push_text(move)
+    while len(board.legal_moves) == 1 and board.fen() not in known.positions:
+        board.push(board.legal_moves[0])
+    return board.fen()

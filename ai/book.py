@@ -291,6 +291,21 @@ def _play_line(task: tuple[Line, float, int, int]) -> list[Entry]:
     return entries
 
 
+def _play_lines(
+    pool: ProcessPoolExecutor,
+    tasks: Sequence[tuple[Line, float, int, int]],
+    started: float,
+    report: Callable[[str], None] | None,
+) -> list[Entry]:
+    """Play the lines in ``pool`` (:func:`_play_line`), saying every 20 how many are done: their entries, in order."""
+    entries: list[Entry] = []
+    for done, found in enumerate(pool.map(_play_line, tasks), start=1):
+        entries.extend(found)
+        if report is not None and (done % 20 == 0 or done == len(tasks)):
+            report(f"{done}/{len(tasks)} lines played ({time.perf_counter() - started:.0f} s)")
+    return entries
+
+
 def extend(
     book: Book,
     seconds: float = LINE_TIME,
@@ -311,12 +326,7 @@ def extend(
         if report is not None:
             report(f"the replies to {len(unique)} deck openings searched ({time.perf_counter() - started:.0f} s)")
         lines = [line for fen, rows in zip(unique, scored, strict=True) for line in _lines_of(book, fen, rows)]
-        entries: list[Entry] = []
-        tasks = [(line, seconds, plies, DECK_PLIES) for line in lines]
-        for done, found in enumerate(pool.map(_play_line, tasks), start=1):
-            entries.extend(found)
-            if report is not None and (done % 20 == 0 or done == len(lines)):
-                report(f"{done}/{len(lines)} lines played ({time.perf_counter() - started:.0f} s)")
+        entries = _play_lines(pool, [(line, seconds, plies, DECK_PLIES) for line in lines], started, report)
     positions = dict(book.positions)
     first = {board.fen() for layer in opening_positions() for board in layer}
     seen: set[str] = set()
@@ -408,11 +418,7 @@ def widen(
             child.push_text(second[0])
             if child.fen() not in known:
                 lines.append(((fen, (second[0],)), seconds, plies, ply))
-        entries: list[Entry] = []
-        for done, played in enumerate(pool.map(_play_line, lines), start=1):
-            entries.extend(played)
-            if report is not None and (done % 20 == 0 or done == len(lines)):
-                report(f"{done}/{len(lines)} lines played ({time.perf_counter() - started:.0f} s)")
+        entries = _play_lines(pool, lines, started, report)
     positions = dict(book.positions)
     for fen, move, score in entries:
         positions.setdefault(fen, (BookMove(move, score),))

@@ -44,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     fit_net.add_argument("--seed", type=int, default=0)
     fit_net.add_argument("--alone", action="store_true", help="fit what the features alone miss, not the patterns")
     fit_net.add_argument("--patterns", type=Path, default=None, help="the pattern weights beneath (default: shipped)")
+    fit_net.add_argument(
+        "--start", type=Path, default=None, help="a network's weights to go on fitting (default: random)"
+    )
     for command in (net, fit_net):
         command.add_argument("--lr", type=float, default=1e-3, help="Adam's step")
         command.add_argument("--anneal", action="store_true", help="lower the step along a half cosine to 2%% of it")
@@ -80,8 +83,16 @@ def main(argv: list[str] | None = None) -> int:
 
         net_options = network.NetOptions(epochs=args.epochs, seed=args.seed, lr=args.lr, anneal=args.anneal)
         out = args.out or NETWORK_FILE
+        if args.start is not None and not args.start.is_file():
+            parser.error(f"--start: no network's weights at {args.start}")
         report = network.fit_files(
-            args.data, net_options, out, log=sys.stderr, on_patterns=not args.alone, patterns=args.patterns
+            args.data,
+            net_options,
+            out,
+            log=sys.stderr,
+            on_patterns=not args.alone,
+            patterns=args.patterns,
+            start=args.start,
         )
         print(report)
         return 0

@@ -121,11 +121,26 @@ class Network:
 
 
 def fit_network(
-    x: npt.NDArray[np.uint8], base: Any, y: Any, c: float, options: NetOptions, log: TextIO | None = None
+    x: npt.NDArray[np.uint8],
+    base: Any,
+    y: Any,
+    c: float,
+    options: NetOptions,
+    log: TextIO | None = None,
+    start: list[Floats] | None = None,
 ) -> Network:
-    """The network fitted on ``x`` (inputs), ``base`` (the features' value) and ``y`` (the target probability)."""
+    """The network fitted on ``x`` (inputs), ``base`` (the features' value) and ``y`` (the target probability); from
+    the weights ``start`` (a network of the same shape, left as it is) instead of random ones, to go on fitting a
+    network on new positions."""
     rng = np.random.default_rng(options.seed)
     net = Network(options.hidden, rng)
+    if start is not None:
+        shapes = [p.shape for p in net.params]
+        if [np.shape(p) for p in start] != shapes:
+            raise ValueError(
+                f"the starting weights are not a network of {INPUTS} -> {options.hidden[0]} -> {options.hidden[1]} -> 1"
+            )
+        net.params = [np.array(p, dtype=np.float32) for p in start]
     m = [np.zeros_like(p) for p in net.params]
     v = [np.zeros_like(p) for p in net.params]
     beta1, beta2, step = 0.9, 0.999, 0
@@ -134,8 +149,8 @@ def fit_network(
     for epoch in range(1, options.epochs + 1):
         order = rng.permutation(n)
         total = 0.0
-        for start in range(0, n, options.batch):
-            rows = order[start : start + options.batch]
+        for first in range(0, n, options.batch):
+            rows = order[first : first + options.batch]
             out, cache = net.forward(x[rows].astype(np.float32))
             p = _sigmoid(c * (base[rows] + out))
             total += _cross_entropy(p, y[rows]) * len(rows)
@@ -148,9 +163,9 @@ def fit_network(
                 g = g + options.l2 * net.params[i]
                 m[i] = beta1 * m[i] + (1 - beta1) * g
                 v[i] = beta2 * v[i] + (1 - beta2) * g * g
-                net.params[i] -= (
-                    lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)
-                ).astype(np.float32)
+                net.params[i] -= (lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)).astype(
+                    np.float32
+                )
         if log is not None:
             print(f"epoch {epoch}: train cross-entropy {total / n:.5f}", file=log, flush=True)
     return net
@@ -211,11 +226,15 @@ def fit_files(
     *,
     on_patterns: bool = True,
     patterns: Path | None = None,
+    start: Path | None = None,
 ) -> str:
     """Fit the network on the positions of ``paths`` (all but the held-out share) and write it to ``out`` (and its
     ``.json``); a one-line report. It is fitted on what the features and the shipped patterns miss, as ``master``
     plays it, on top of them (without ``on_patterns``: on what the features alone miss; with ``patterns``, a weights
-    file: on top of those tables, to fit a network for tables not shipped yet)."""
+    file: on top of those tables, to fit a network for tables not shipped yet; with ``start``, a network's weights
+    file: from those weights, to go on fitting it on new positions, the report giving their held-out cross-entropy
+    too)."""
+    from ai.patterns.network import read as read_network
     from ai.patterns.network import write
     from ai.patterns.weights import read
 
@@ -229,24 +248,30 @@ def fit_files(
         flat, share = pattern_inputs(t.black, t.white, t.kings, t.black_moves)
         base = base + _pattern_value(weights.astype(np.float64), flat, share)
     x = inputs(t.black, t.white, t.kings, t.black_moves)
-    started = time.perf_counter()
-    net = fit_network(x[:cut], base[:cut], y[:cut], c, options, log)
-    seconds = round(time.perf_counter() - started, 1)
     held = slice(cut, len(y))
+    initial = None if start is None else read_network(start)
+    started = time.perf_counter()
+    net = fit_network(x[:cut], base[:cut], y[:cut], c, options, log, start=initial)
+    seconds = round(time.perf_counter() - started, 1)
     before = _cross_entropy(_sigmoid(c * base[held]), y[held])
     after = _cross_entropy(_sigmoid(c * (base[held] + net.value(x[held]))), y[held])
-    figures = {
-        "positions": len(y),
-        "train": cut,
-        "seconds": seconds,
-        "held_out_cross_entropy": {"without_network": round(before, 5), "with_network": round(after, 5)},
-    }
+    cross_entropy = {"without_network": round(before, 5), "with_network": round(after, 5)}
+    if initial is not None:
+        first = Network(options.hidden, np.random.default_rng(0))
+        first.params = initial
+        cross_entropy["with_the_start"] = round(
+            _cross_entropy(_sigmoid(c * (base[held] + first.value(x[held]))), y[held]), 5
+        )
+    figures = {"positions": len(y), "train": cut, "seconds": seconds, "held_out_cross_entropy": cross_entropy}
     about = {"options": asdict(options), "fit": figures, "data": [p.name for p in paths], "mix": fitting.mix}
     about["on_patterns"] = on_patterns
     if on_patterns and patterns is not None:
         about["patterns"] = patterns.name
+    if start is not None:
+        about["start"] = start.name
     note = write(net.params, out, about)
+    from_start = "" if initial is None else f" (the start {cross_entropy['with_the_start']:.5f})"
     return (
-        f"{len(y)} positions, fitted in {seconds} s; held-out cross-entropy {before:.5f} -> {after:.5f}; "
+        f"{len(y)} positions, fitted in {seconds} s; held-out cross-entropy {before:.5f} -> {after:.5f}{from_start}; "
         f"{note['bytes']} bytes, sha256 {note['sha256'][:16]}… -> {out}"
     )

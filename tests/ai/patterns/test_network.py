@@ -153,3 +153,40 @@ def test_the_shipped_network_matches_its_checksum() -> None:
     assert about["sha256"] == hashlib.sha256(files.NETWORK_FILE.read_bytes()).hexdigest()
     assert about["bytes"] == files.NETWORK_FILE.stat().st_size
     assert about["on_patterns"] is True, "master plays it on top of the patterns"
+
+
+def test_a_fit_goes_on_from_the_weights_it_starts_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--start``: with no step at all the network written is the one it started from, held-out figure and all; with
+    a step, it moves from there; a network of another shape, or no file, is refused."""
+    from ai.patterns import network as files
+
+    data = tmp_path / "positions.npz"
+    assert command.main(["generate", "--out", str(data), "--games", "4", "--nodes", "300", "--seed", "13"]) == 0
+    first = tmp_path / "first.npz"
+    assert command.main(["network", str(data), "--out", str(first), "--epochs", "2", "--seed", "1"]) == 0
+    start = files.read(first)
+    kept = [p.copy() for p in start]
+    same = tmp_path / "same.npz"
+    assert (
+        command.main(["network", str(data), "--out", str(same), "--epochs", "1", "--lr", "0", "--start", str(first)])
+        == 0
+    )
+    assert all(np.array_equal(a, b) for a, b in zip(files.read(same), start, strict=True))
+    held = json.loads(same.with_suffix(".json").read_text(encoding="utf-8"))["fit"]["held_out_cross_entropy"]
+    before = json.loads(first.with_suffix(".json").read_text(encoding="utf-8"))["fit"]["held_out_cross_entropy"]
+    assert held["with_the_start"] == held["with_network"] == before["with_network"]
+    on = tmp_path / "on.npz"
+    assert command.main(["network", str(data), "--out", str(on), "--epochs", "1", "--start", str(first)]) == 0
+    moved = files.read(on)
+    assert all(np.array_equal(a, b) for a, b in zip(files.read(first), kept, strict=True)), "the start is left as it is"
+    assert not np.array_equal(moved[0], kept[0])
+    fresh = files.read(tmp_path / "first.npz")
+    rng = np.random.default_rng(0)
+    x = (rng.random((64, INPUTS)) < 0.15).astype(np.uint8)
+    with pytest.raises(ValueError, match="not a network of"):
+        fit_network(x, np.zeros(64), np.full(64, 0.5), 0.01, NetOptions(hidden=(8, 8), epochs=1), start=fresh)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        command.main(["network", str(data), "--out", str(tmp_path / "x.npz"), "--start", str(tmp_path / "none.npz")])
+    assert refused.value.code == 2 and "no network's weights" in capsys.readouterr().err
+    assert not (tmp_path / "x.npz").exists()

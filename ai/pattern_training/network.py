@@ -16,6 +16,8 @@ features and the shipped patterns miss), on the same held-out positions (the las
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -267,8 +269,14 @@ def fit_files(
     about["on_patterns"] = on_patterns
     if on_patterns and patterns is not None:
         about["patterns"] = patterns.name
-    if start is not None:
-        about["start"] = start.name
+    if start is not None:  # what it went on from: the file, its checksum and, from its description, how it was fitted
+        described = start.with_suffix(".json")
+        earlier = json.loads(described.read_text(encoding="utf-8")) if described.is_file() else {}
+        about["start"] = {
+            "file": start.name,
+            "sha256": hashlib.sha256(start.read_bytes()).hexdigest(),
+            "fitted": {key: earlier[key] for key in ("data", "options", "fit", "start") if key in earlier},
+        }
     note = write(net.params, out, about)
     from_start = "" if initial is None else f" (the start {cross_entropy['with_the_start']:.5f})"
     return (

@@ -175,6 +175,11 @@ def test_a_fit_goes_on_from_the_weights_it_starts_from(tmp_path: Path, capsys: p
     held = json.loads(same.with_suffix(".json").read_text(encoding="utf-8"))["fit"]["held_out_cross_entropy"]
     before = json.loads(first.with_suffix(".json").read_text(encoding="utf-8"))["fit"]["held_out_cross_entropy"]
     assert held["with_the_start"] == held["with_network"] == before["with_network"]
+    import hashlib
+
+    start_about = json.loads(same.with_suffix(".json").read_text(encoding="utf-8"))["start"]
+    assert start_about["sha256"] == hashlib.sha256(first.read_bytes()).hexdigest()
+    assert start_about["fitted"]["fit"]["held_out_cross_entropy"] == before, "how the start was fitted"
     on = tmp_path / "on.npz"
     assert command.main(["network", str(data), "--out", str(on), "--epochs", "1", "--start", str(first)]) == 0
     moved = files.read(on)

@@ -16,8 +16,6 @@ features and the shipped patterns miss), on the same held-out positions (the las
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -238,7 +236,8 @@ def fit_files(
     too)."""
     from ai.patterns.network import read as read_network
     from ai.patterns.network import write
-    from ai.patterns.weights import read
+    from ai.patterns.weights import about as described
+    from ai.patterns.weights import checksum, read
 
     fitting = Options()
     t = targets(load(paths), fitting)
@@ -255,26 +254,30 @@ def fit_files(
     started = time.perf_counter()
     net = fit_network(x[:cut], base[:cut], y[:cut], c, options, log, start=initial)
     seconds = round(time.perf_counter() - started, 1)
-    before = _cross_entropy(_sigmoid(c * base[held]), y[held])
-    after = _cross_entropy(_sigmoid(c * (base[held] + net.value(x[held]))), y[held])
+
+    def held_out(params: list[Floats] | None) -> float:
+        """The held-out cross-entropy of the base plus a network of these weights (none: the base alone)."""
+        if params is None:
+            return _cross_entropy(_sigmoid(c * base[held]), y[held])
+        scored = Network(options.hidden, np.random.default_rng(0))
+        scored.params = params
+        return _cross_entropy(_sigmoid(c * (base[held] + scored.value(x[held]))), y[held])
+
+    before, after = held_out(None), held_out(net.params)
     cross_entropy = {"without_network": round(before, 5), "with_network": round(after, 5)}
     if initial is not None:
-        first = Network(options.hidden, np.random.default_rng(0))
-        first.params = initial
-        cross_entropy["with_the_start"] = round(
-            _cross_entropy(_sigmoid(c * (base[held] + first.value(x[held]))), y[held]), 5
-        )
+        cross_entropy["with_the_start"] = round(held_out(initial), 5)
     figures = {"positions": len(y), "train": cut, "seconds": seconds, "held_out_cross_entropy": cross_entropy}
     about = {"options": asdict(options), "fit": figures, "data": [p.name for p in paths], "mix": fitting.mix}
     about["on_patterns"] = on_patterns
     if on_patterns and patterns is not None:
         about["patterns"] = patterns.name
     if start is not None:  # what it went on from: the file, its checksum and, from its description, how it was fitted
-        described = start.with_suffix(".json")
-        earlier = json.loads(described.read_text(encoding="utf-8")) if described.is_file() else {}
+        description = start.with_suffix(".json")
+        earlier = described(description) if description.is_file() else {}
         about["start"] = {
             "file": start.name,
-            "sha256": hashlib.sha256(start.read_bytes()).hexdigest(),
+            "sha256": checksum(start),
             "fitted": {key: earlier[key] for key in ("data", "options", "fit", "start") if key in earlier},
         }
     note = write(net.params, out, about)

@@ -21,7 +21,8 @@ opening book: the judge's folder holds its library and its evaluation files, not
 repetitions are known) and reports, per level: the mean *loss* (the judge's score of its best move minus that of the
 move chosen), how often it chose the judge's best move, how often it lost 50 or more and 100 or more (in the judge's
 units: 100 is about a man for GuiNN Checkers), and each level's mean loss minus the first level's, with its standard
-error over the positions (the two measured in the same positions).
+error over the positions (the two measured in the same positions); then each level's mean loss in each phase of the game
+(kings on the board or not, and how many pieces), which says where the losses are.
 """
 
 from __future__ import annotations
@@ -234,6 +235,30 @@ def score(positions: Sequence[Position], level: str, seconds: float, jobs: int) 
     return Scored(level, tuple(chosen), losses, sum(loss == 0 for loss in losses))
 
 
+PHASES = ("no king, more than 16 pieces", "no king, 11 to 16", "no king, 10 or fewer", "kings, more than 10 pieces",
+          "kings, 10 or fewer")  # fmt: skip
+
+
+def phase(board: Board) -> str:
+    """Which of :data:`PHASES` a position is in: whether a king is on the board, and how many pieces."""
+    pieces = board.count(Color.BLACK) + board.count(Color.WHITE)
+    if board.kings:
+        return PHASES[3] if pieces > 10 else PHASES[4]
+    return PHASES[0] if pieces > 16 else PHASES[1] if pieces > 10 else PHASES[2]
+
+
+def by_phase(positions: Sequence[Position], scored: Sequence[Scored]) -> list[str]:
+    """Each level's mean loss in each phase of the game (:func:`phase`): where the losses are."""
+    phases = [phase(p.board()) for p in positions]
+    lines = []
+    for name in PHASES:
+        rows = [i for i, found in enumerate(phases) if found == name]
+        if rows:
+            means = ", ".join(f"{s.level} {statistics.fmean(s.losses[i] for i in rows):.2f}" for s in scored)
+            lines.append(f"{name} ({len(rows)} positions): {means}")
+    return lines
+
+
 def report(scored: Sequence[Scored]) -> list[str]:
     lines = []
     first = scored[0]
@@ -304,6 +329,9 @@ def main(argv: list[str] | None = None) -> None:
     for level in args.levels:
         scored.append(score(positions, level, args.time, args.jobs))
         print(report(scored)[-1], flush=True)
+    print("mean loss by phase:")
+    for line in by_phase(positions, scored):
+        print(f"  {line}")
     if args.choices is not None:
         rows = [{"level": x.level, "time": args.time, "moves": list(x.moves), "losses": list(x.losses)} for x in scored]
         args.choices.write_text(json.dumps(rows) + "\n", encoding="utf-8")

@@ -111,3 +111,19 @@ def test_a_level_chooses_a_legal_move_in_the_position_after_the_games_moves() ->
     for text in OFF_BOOK[:6]:
         board.push_text(text)
     assert chosen in {m.text() for m in board.legal_moves}
+
+
+def test_losses_are_told_apart_by_the_phase_of_the_game() -> None:
+    assert move_quality.phase(Board()) == "no king, more than 16 pieces"
+    assert move_quality.phase(Board("B:W18,22,23,24,25,26:B1,2,3,4,5,14", "american")) == "no king, 11 to 16"
+    assert move_quality.phase(Board("B:W18,22:B14,5", "american")) == "no king, 10 or fewer"
+    assert move_quality.phase(Board("B:W18,22:B14,K1", "american")) == "kings, 10 or fewer"
+    crowded = "W:W18,19,20,21,22,23:BK1,2,3,4,5,6"
+    assert move_quality.phase(Board(crowded, "american")) == "kings, more than 10 pieces"
+    positions = [
+        move_quality.Position(1, 0, (), {"9-13": 0, "9-14": -60}),
+        move_quality.Position(1, 1, ("9-13",), {"22-18": 0, "21-17": -40}),
+    ]
+    a = move_quality.Scored("a", ("9-14", "22-18"), (60, 0), 1)
+    b = move_quality.Scored("b", ("9-13", "21-17"), (0, 40), 1)
+    assert move_quality.by_phase(positions, [a, b]) == ["no king, more than 16 pieces (2 positions): a 30.00, b 20.00"]

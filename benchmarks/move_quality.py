@@ -31,7 +31,6 @@ import argparse
 import json
 import math
 import random
-import re
 import statistics
 import sys
 from collections.abc import Sequence
@@ -46,19 +45,26 @@ from ai.api import Limits, get_level, merge_limits, warm_up
 from ai.book import shipped
 from ai.egdb import loaded
 from benchmarks import master_patterns, python_master  # noqa: F401  (register their hidden levels)
-from benchmarks.engines import VARIANT, Engine, engine_for, identify
+from benchmarks.engines import VARIANT, Engine, check_level, engine_for, identify
+from benchmarks.judge import EVAL
 from benchmarks.revision_worker import Client as RevisionClient
-from benchmarks.revision_worker import checkout, split
+from benchmarks.revision_worker import split
 from core import Board, Color
 from core.pdn import read_pdn
 
 CAP = 400
 """The judge's scores are clipped to ±CAP: past it a position is won or lost, whatever the number."""
-EVAL = re.compile(r"eval:?\s+(-?\d+)", re.IGNORECASE)
-"""The evaluation in an engine's status line (for Black when positive)."""
 FORMAT = 1
 ENGINE = "engine:"
 """A "level" named ``engine:PATH`` is a CheckerBoard engine library, measured as the levels are."""
+
+
+def board_after(moves: Sequence[str]) -> Board:
+    """The board after ``moves`` from the start position."""
+    board = Board(variant=VARIANT)
+    for text in moves:
+        board.push_text(text)
+    return board
 
 
 @dataclass(frozen=True)
@@ -72,10 +78,7 @@ class Position:
     scores: dict[str, int]
 
     def board(self) -> Board:
-        board = Board(variant=VARIANT)
-        for text in self.moves:
-            board.push_text(text)
-        return board
+        return board_after(self.moves)
 
     def best(self) -> int:
         return max(self.scores.values())
@@ -144,10 +147,7 @@ def scores_of(engine: Engine, board: Board, seconds: float) -> dict[str, int]:
 
 def judge_position(engine: Engine, game: int, ply: int, moves: tuple[str, ...], seconds: float) -> Position:
     """The position after ``moves`` (from the start), every legal move scored by ``engine``."""
-    board = Board(variant=VARIANT)
-    for text in moves:
-        board.push_text(text)
-    return Position(game, ply, moves, scores_of(engine, board, seconds))
+    return Position(game, ply, moves, scores_of(engine, board_after(moves), seconds))
 
 
 def _judge_task(task: tuple[str, float, int, int, tuple[str, ...]]) -> Position:
@@ -194,9 +194,7 @@ _CLIENTS: dict[str, RevisionClient] = {}
 
 def _choose(task: tuple[str, tuple[str, ...], float, int]) -> str:
     level, moves, seconds, seed = task
-    board = Board(variant=VARIANT)
-    for text in moves:
-        board.push_text(text)
+    board = board_after(moves)
     if level.startswith(ENGINE):
         reply = engine_for(level.removeprefix(ENGINE)).move(board, seconds, new_game=True)
         found = identify(board, reply["board"])
@@ -320,10 +318,7 @@ def main(argv: list[str] | None = None) -> None:
             if not Path(level.removeprefix(ENGINE)).is_file():
                 parser.error(f"no engine library at {level.removeprefix(ENGINE)}")
             continue
-        revision = split(level)
-        get_level(revision[0] if revision else level)
-        if revision is not None:
-            checkout(revision[1])
+        check_level(level)
     positions = load(args.judged)
     scored = []
     for level in args.levels:
